@@ -1,0 +1,22 @@
+/** Unit tests (*.spec.ts) sit beside the code; end-to-end tests (*.e2e-spec.ts) live in test/. */
+const libs = '(platform|database|events|webhooks)';
+
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts', '<rootDir>/{apps,libs,test}/**/*.e2e-spec.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],
+  },
+  moduleNameMapper: {
+    [`^@fincore/${libs}$`]: '<rootDir>/libs/$1/src',
+    [`^@fincore/${libs}/(.*)$`]: '<rootDir>/libs/$1/src/$2',
+  },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  maxWorkers: 2,
+  testTimeout: 30_000,
+  // Workers keep BullMQ and pg sockets until their apps close; tests close what they open.
+  forceExit: false,
+};
