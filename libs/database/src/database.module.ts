@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { dataSourceOptions, DatabaseSettings } from './data-source';
+
+@Module({})
+export class DatabaseModule {
+  /** TypeORM root for an app: entities come from each context's TypeOrmModule.forFeature. */
+  static forRoot(settingsToken: symbol): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [settingsToken],
+          useFactory: (settings: DatabaseSettings) => ({
+            ...dataSourceOptions(settings),
+            autoLoadEntities: true,
+            retryAttempts: 0,
+          }),
+        }),
+      ],
+    };
+  }
+}

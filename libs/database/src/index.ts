@@ -1,0 +1,4 @@
+export * from './data-source';
+export * from './database.module';
+export { ALL_MIGRATIONS } from './migrations';
+export * from './query-logger';

@@ -1,0 +1,3 @@
+import { PlatformTenantsTokens1763700000000 } from './1763700000000-platform-tenants-tokens';
+
+export const PLATFORM_MIGRATIONS = [PlatformTenantsTokens1763700000000];
