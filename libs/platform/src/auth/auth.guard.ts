@@ -1,0 +1,51 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { requestContext } from '../context/request-context';
+import { ProblemException } from '../errors/problem';
+import { IS_PUBLIC, REQUIRED_SCOPES, TENANT_HEADER_REQUIRED } from './decorators';
+import { Principal } from './principal';
+import { TokenService } from './token.service';
+
+type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** x-auth-token on every non-public route, then tenant header, then scopes: 401 before 403. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(TokenService) private readonly tokens: TokenService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<{ headers: HeaderBag; principal?: Principal }>();
+
+    const token = request.headers['x-auth-token'];
+    const principal = typeof token === 'string' ? await this.tokens.authenticate(token) : undefined;
+    if (!principal)
+      throw new ProblemException('unauthenticated', 401, {}, undefined, {
+        'www-authenticate': 'x-auth-token',
+      });
+
+    const tenantHeader = request.headers['x-tenant-code'];
+    if (tenantHeader === undefined || tenantHeader === '') {
+      if (this.reflector.getAllAndOverride<boolean>(TENANT_HEADER_REQUIRED, targets)) {
+        throw new ProblemException('tenant_header_required', 400, {}, [
+          { field: 'header:x-tenant-code', message: 'required' },
+        ]);
+      }
+    } else if (tenantHeader !== principal.tenantCode) {
+      throw new ProblemException('tenant_mismatch', 403);
+    }
+
+    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? [];
+    const missing = required.filter((s) => !principal.scopes.includes(s));
+    if (missing.length) throw new ProblemException('insufficient_scope', 403, { required: missing });
+
+    request.principal = principal;
+    const ctx = requestContext.current();
+    if (ctx) ctx.principal = principal;
+    return true;
+  }
+}

@@ -1,0 +1,66 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import {
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiSecurity,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ProblemException } from '../errors/problem';
+import { Principal } from './principal';
+import { Scope } from './scopes';
+
+export const IS_PUBLIC = 'fincore:public';
+export const REQUIRED_SCOPES = 'fincore:scopes';
+export const TENANT_HEADER_REQUIRED = 'fincore:tenant-header-required';
+export const SKIP_RATE_LIMIT = 'fincore:skip-rate-limit';
+export const AUTH_SECURITY_NAME = 'x-auth-token';
+
+/** The route needs no token (health, metrics, docs). */
+export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), SetMetadata(SKIP_RATE_LIMIT, true));
+
+/** OpenAPI content of every error answer: problem+json with the Problem schema. */
+export const PROBLEM_CONTENT = {
+  'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+};
+
+/** The route needs a token carrying every one of `scopes`; documents the security scheme and the 401/403/429 answers. */
+export const ApiAuth = (...scopes: Scope[]) =>
+  applyDecorators(
+    SetMetadata(REQUIRED_SCOPES, scopes),
+    ApiSecurity(AUTH_SECURITY_NAME),
+    ApiHeader({
+      name: 'x-tenant-code',
+      required: false,
+      description: "Tenant code; where sent it must equal the token's tenant (403 otherwise).",
+    }),
+    ApiHeader({
+      name: 'Accept-Language',
+      required: false,
+      description: 'Language of error titles and details (en, de).',
+    }),
+    ApiUnauthorizedResponse({ description: 'No, unknown or revoked token', content: PROBLEM_CONTENT }),
+    ApiForbiddenResponse({
+      description: `Token lacks scope ${scopes.join(', ') || '(none needed)'} or belongs to another tenant`,
+      content: PROBLEM_CONTENT,
+    }),
+    ApiTooManyRequestsResponse({ description: 'Rate limited; see Retry-After', content: PROBLEM_CONTENT }),
+  );
+
+/** x-tenant-code must be sent (the spec shows it on the card settings change). */
+export const RequireTenantHeader = () =>
+  applyDecorators(
+    SetMetadata(TENANT_HEADER_REQUIRED, true),
+    ApiHeader({
+      name: 'x-tenant-code',
+      required: true,
+      description: "Tenant code; must equal the token's tenant.",
+    }),
+  );
+
+/** The authenticated caller; only on routes behind the auth guard. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
+  const principal = ctx.switchToHttp().getRequest<{ principal?: Principal }>().principal;
+  if (!principal) throw new ProblemException('unauthenticated', 401);
+  return principal;
+});

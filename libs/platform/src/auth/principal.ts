@@ -1,0 +1,7 @@
+/** Who is calling: the API token, its tenant and its scopes. */
+export interface Principal {
+  tokenId: string;
+  tenantId: string;
+  tenantCode: string;
+  scopes: readonly string[];
+}

@@ -1,0 +1,95 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { REDIS, tokenRevokedChannel } from '../redis/redis.module';
+import { Principal } from './principal';
+import { hashToken, looksLikeToken } from './token-secret';
+
+interface CacheEntry {
+  principal: Principal;
+  expiresAt: number;
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Resolves x-auth-token values to principals. Positive answers are cached briefly; a revocation
+ * (published on Redis by the CLI) clears the cache of every replica at once, the TTL bounds the
+ * staleness should that message be missed.
+ */
+@Injectable()
+export class TokenService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(TokenService.name);
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastTouched = new Map<string, number>();
+  private subscriber?: Redis;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.subscriber = this.redis.duplicate();
+    this.subscriber.on('message', (_channel, tokenId: string) => this.forget(tokenId));
+    this.subscriber.on('error', (e) => this.logger.warn(`Token revocation subscriber: ${e.message}`));
+    await this.subscriber.subscribe(tokenRevokedChannel(this.config)).catch((e: Error) => {
+      this.logger.warn(`Cannot subscribe to token revocations: ${e.message}`);
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
+
+  forget(tokenId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.principal.tokenId === tokenId) this.cache.delete(hash);
+  }
+
+  async authenticate(token: string): Promise<Principal | undefined> {
+    if (!looksLikeToken(token)) return undefined;
+    const hash = hashToken(token);
+    const cached = this.cache.get(hash);
+    const now = Date.now();
+    if (cached && cached.expiresAt > now) {
+      this.touch(cached.principal.tokenId, now);
+      return cached.principal;
+    }
+    const rows: Array<{ id: string; tenant_id: string; code: string; scopes: string[] }> =
+      await this.db.query(
+        `SELECT t.id, t.tenant_id, tn.code, t.scopes
+         FROM platform.api_tokens t JOIN platform.tenants tn ON tn.id = t.tenant_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+        [hash],
+      );
+    const row = rows[0];
+    if (!row) {
+      this.cache.delete(hash);
+      return undefined;
+    }
+    const principal: Principal = {
+      tokenId: row.id,
+      tenantId: row.tenant_id,
+      tenantCode: row.code,
+      scopes: Object.freeze([...row.scopes]),
+    };
+    if (this.config.TOKEN_CACHE_SECONDS > 0) {
+      this.cache.set(hash, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
+    }
+    this.touch(row.id, now);
+    return principal;
+  }
+
+  /** Keeps last_used_at to the minute without a write per request. */
+  private touch(tokenId: string, now: number): void {
+    const last = this.lastTouched.get(tokenId) ?? 0;
+    if (now - last < TOUCH_INTERVAL_MS) return;
+    this.lastTouched.set(tokenId, now);
+    this.db
+      .query(`UPDATE platform.api_tokens SET last_used_at = now() WHERE id = $1`, [tokenId])
+      .catch((e: Error) => this.logger.warn(`Could not record token use: ${e.message}`));
+  }
+}

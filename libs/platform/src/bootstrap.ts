@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
+import { Logger } from 'nestjs-pino';
+import { Client } from 'pg';
+import { describeDatabase } from '@fincore/database';
+import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { setupOpenApi } from './http/openapi';
+import { MetricsService } from './metrics/metrics';
+import { PlatformModule } from './platform.module';
+
+export interface AppDefinition {
+  /** Process name, e.g. `card-api`. */
+  name: string;
+  title: string;
+  description: string;
+  module: Type<unknown>;
+  port(config: AppConfig): number;
+  /** App-specific wiring after the Nest app exists and before it listens (e.g. Bull Board). */
+  configure?(app: NestFastifyApplication, config: AppConfig): Promise<void> | void;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const VERSION = '0.1.0';
+
+/** Builds a ready, not yet listening app: tests call this; main.ts calls runApp. */
+export async function createApp(
+  definition: AppDefinition,
+  config: AppConfig,
+  options: { bufferLogs?: boolean } = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.HTTP_BODY_LIMIT,
+    // x-request-id is taken when sane, generated otherwise, and written back so every layer sees one value.
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+      req.headers['x-request-id'] = id;
+      return id;
+    },
+  });
+  const fastify = adapter.getInstance();
+  // JSON only: without the text/plain parser Fastify answers 415 for anything but JSON.
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+
+  @Module({ imports: [PlatformModule.forRoot({ appName: definition.name, config }), definition.module] })
+  class RootModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {
+    bufferLogs: options.bufferLogs ?? true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+
+  const metrics = app.get(MetricsService);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions?.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+
+  setupOpenApi(app, { title: definition.title, description: definition.description, version: VERSION });
+  await definition.configure?.(app, config);
+  await app.init();
+  return app;
+}
+
+export class DependencyError extends Error {}
+
+/** Checks PostgreSQL and Redis before start, so an outage reads as one sentence, not a stack trace. */
+export async function checkDependencies(config: AppConfig): Promise<void> {
+  const pg = new Client({ connectionString: config.DATABASE_URL, connectionTimeoutMillis: 5000 });
+  try {
+    await pg.connect();
+    const [{ ready }] = (await pg.query(`SELECT to_regclass('platform.tenants') IS NOT NULL AS ready`)).rows;
+    if (!ready) {
+      throw new DependencyError(
+        `PostgreSQL at ${describeDatabase(config.DATABASE_URL)} has no fincore schema yet: run \`npm run cli -- migrate\``,
+      );
+    }
+  } catch (error) {
+    if (error instanceof DependencyError) throw error;
+    throw new DependencyError(
+      `PostgreSQL is unreachable at ${describeDatabase(config.DATABASE_URL)} (DATABASE_URL): ${(error as Error).message}`,
+    );
+  } finally {
+    await pg.end().catch(() => undefined);
+  }
+  const redis = new Redis(config.REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  // ioredis reports the socket error as an event and rejects with a generic "Connection is closed".
+  let socketError: Error | undefined;
+  redis.on('error', (error: Error) => (socketError ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    const u = new URL(config.REDIS_URL);
+    throw new DependencyError(
+      `Redis is unreachable at ${u.hostname}:${u.port || 6379} (REDIS_URL): ${(socketError ?? (error as Error)).message}`,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Entry point of every app's main.ts: config, dependency check, listen, graceful shutdown. */
+export async function runApp(definition: AppDefinition): Promise<void> {
+  const fail = (message: string): never => {
+    process.stderr.write(`[${definition.name}] ${message}\n`);
+    process.exit(1);
+  };
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    return fail(error instanceof ConfigError ? error.message : String(error));
+  }
+  try {
+    await checkDependencies(config);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+
+  let app: NestFastifyApplication;
+  try {
+    app = await createApp(definition, config);
+    await app.listen({ port: definition.port(config), host: config.HOST });
+  } catch (error) {
+    return fail(`cannot start: ${(error as Error).message}`);
+  }
+  const logger = app.get(Logger);
+  logger.log(`${definition.name} listening on ${await app.getUrl()}`, 'Bootstrap');
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: draining HTTP and closing workers`, 'Bootstrap');
+    const force = setTimeout(() => fail('shutdown took longer than 25 s; exiting'), 25_000);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: Error) => fail(`error during shutdown: ${error.message}`));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const url = (protocols: string[], fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL with protocol ${protocols.join(' or ')}`,
+    );
+
+/**
+ * Every setting of every fincore process, read from the environment. Defaults are those of
+ * DESIGN section 4, so a machine with local PostgreSQL and Redis needs no variable at all.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://postgres@127.0.0.1:5432/fincore'),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  REDIS_URL: url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 characters of letters, digits, _ . : -')
+    .default('fincore'),
+  CREDENTIALS_API_PORT: port(3001),
+  CARD_API_PORT: port(3002),
+  NOTIFICATION_API_PORT: port(3003),
+  NOTIFIER_PORT: port(3004),
+  HOST: z.string().default('127.0.0.1'),
+  /** Largest accepted request body, in bytes. */
+  HTTP_BODY_LIMIT: positiveInt(64 * 1024),
+  /** Requests per token (or per client address without one) per window, shared across replicas. */
+  RATE_LIMIT_MAX: positiveInt(1200),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /** Seconds an authenticated token stays cached in-process; revocation also clears it at once. */
+  TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
+  /** Relay safety-net poll for outbox rows a crash left unpublished (LISTEN/NOTIFY wakes it sooner). */
+  OUTBOX_POLL_MS: positiveInt(5000),
+  /** Password hashing cost (argon2id; OWASP: m=19456 KiB, t=2, p=1). */
+  PASSWORD_HASH_MEMORY_KIB: positiveInt(19456),
+  PASSWORD_HASH_ITERATIONS: positiveInt(2),
+  AUTH_MAX_FAILURES: positiveInt(5),
+  AUTH_LOCKOUT_SECONDS: positiveInt(900),
+  /** 32-byte key (base64 or hex) that encrypts webhook signing secrets at rest. */
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
+  /** Delays, in seconds, before each retry (Standard Webhooks recommends 5s 5m 30m 2h 5h 10h 10h). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .refine(
+      (v) => v.split(',').every((s) => /^\d+(\.\d+)?$/.test(s.trim())),
+      'must be comma-separated seconds',
+    ),
+  WEBHOOK_TIMEOUT_MS: positiveInt(10000),
+  WEBHOOK_CONCURRENCY: positiveInt(20),
+  /** An endpoint failing with no success for this long is disabled automatically. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(120),
+  WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  /** Interval of the reconciler that re-enqueues what Redis lost. */
+  RECONCILE_INTERVAL_MS: positiveInt(30000),
+  BULL_BOARD_USERNAME: z.string().min(1).default('admin'),
+  BULL_BOARD_PASSWORD: z.string().optional(),
+});
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a wrong value throws a ConfigError naming every offending variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,167 @@
+/**
+ * Localised titles and details of problem codes. Each bounded context registers its own codes
+ * (registerMessages at module load); platform codes are registered below.
+ */
+export const SUPPORTED_LANGUAGES = ['en', 'de'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
+export interface MessageDefinition {
+  title: Record<Language, string>;
+  /** Template; `{name}` is replaced by the problem's parameter of that name. */
+  detail?: Record<Language, string>;
+}
+
+const registry = new Map<string, MessageDefinition>();
+
+export function registerMessages(definitions: Record<string, MessageDefinition>): void {
+  for (const [code, def] of Object.entries(definitions)) {
+    const existing = registry.get(code);
+    if (existing && existing !== def && JSON.stringify(existing) !== JSON.stringify(def)) {
+      throw new Error(`Problem code ${code} is registered twice with different messages`);
+    }
+    registry.set(code, def);
+  }
+}
+
+/** Picks the first supported language of an Accept-Language header, honouring q-values. */
+export function negotiateLanguage(header: string | string[] | undefined): Language {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!value) return 'en';
+  const ranked = value
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return {
+        lang: tag.trim().toLowerCase().split('-')[0],
+        weight: Number.isFinite(weight) ? weight : 0,
+        index,
+      };
+    })
+    .filter((r) => r.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const r of ranked) {
+    if ((SUPPORTED_LANGUAGES as readonly string[]).includes(r.lang)) return r.lang as Language;
+  }
+  return 'en';
+}
+
+function interpolate(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) return whole;
+    return Array.isArray(value) ? value.join(', ') : String(value);
+  });
+}
+
+export function localise(
+  code: string,
+  language: Language,
+  params: Record<string, unknown> = {},
+): { title: string; detail?: string } {
+  const def = registry.get(code) ?? registry.get('internal_error')!;
+  const detail = def.detail ? interpolate(def.detail[language] ?? def.detail.en, params) : undefined;
+  return { title: def.title[language] ?? def.title.en, detail };
+}
+
+registerMessages({
+  bad_request: {
+    title: { en: 'Bad request', de: 'Ungültige Anfrage' },
+    detail: { en: '{reason}', de: '{reason}' },
+  },
+  validation_failed: {
+    title: { en: 'The request is not valid', de: 'Die Anfrage ist ungültig' },
+    detail: {
+      en: 'One or more fields are missing or invalid; see errors.',
+      de: 'Ein oder mehrere Felder fehlen oder sind ungültig; siehe errors.',
+    },
+  },
+  malformed_json: {
+    title: { en: 'Malformed JSON body', de: 'Fehlerhafter JSON-Inhalt' },
+    detail: {
+      en: 'The request body is not valid JSON.',
+      de: 'Der Inhalt der Anfrage ist kein gültiges JSON.',
+    },
+  },
+  payload_too_large: {
+    title: { en: 'Request body too large', de: 'Anfrageinhalt zu groß' },
+    detail: {
+      en: 'The request body exceeds the limit of {limit} bytes.',
+      de: 'Der Inhalt der Anfrage überschreitet die Grenze von {limit} Bytes.',
+    },
+  },
+  unsupported_media_type: {
+    title: { en: 'Unsupported media type', de: 'Nicht unterstützter Medientyp' },
+    detail: {
+      en: 'Send the request body as application/json.',
+      de: 'Senden Sie den Inhalt der Anfrage als application/json.',
+    },
+  },
+  route_not_found: {
+    title: { en: 'Not found', de: 'Nicht gefunden' },
+    detail: { en: 'No route matches {method} {path}.', de: 'Keine Route passt zu {method} {path}.' },
+  },
+  not_found: {
+    title: { en: 'Not found', de: 'Nicht gefunden' },
+    detail: {
+      en: 'The requested resource does not exist.',
+      de: 'Die angeforderte Ressource existiert nicht.',
+    },
+  },
+  method_not_allowed: {
+    title: { en: 'Method not allowed', de: 'Methode nicht erlaubt' },
+  },
+  unauthenticated: {
+    title: { en: 'Authentication required', de: 'Authentifizierung erforderlich' },
+    detail: {
+      en: 'Send a valid, unrevoked API token in the x-auth-token header.',
+      de: 'Senden Sie ein gültiges, nicht widerrufenes API-Token im Header x-auth-token.',
+    },
+  },
+  insufficient_scope: {
+    title: { en: 'Insufficient scope', de: 'Unzureichende Berechtigung' },
+    detail: {
+      en: 'This operation needs the scope(s) {required}.',
+      de: 'Dieser Vorgang erfordert die Berechtigung(en) {required}.',
+    },
+  },
+  tenant_mismatch: {
+    title: { en: 'Tenant mismatch', de: 'Mandant stimmt nicht überein' },
+    detail: {
+      en: 'The x-tenant-code header does not match the tenant of the API token.',
+      de: 'Der Header x-tenant-code passt nicht zum Mandanten des API-Tokens.',
+    },
+  },
+  tenant_header_required: {
+    title: { en: 'Tenant header required', de: 'Mandanten-Header erforderlich' },
+    detail: {
+      en: 'This operation requires the x-tenant-code header.',
+      de: 'Dieser Vorgang erfordert den Header x-tenant-code.',
+    },
+  },
+  rate_limited: {
+    title: { en: 'Too many requests', de: 'Zu viele Anfragen' },
+    detail: {
+      en: 'Rate limit exceeded; retry after {retryAfter} seconds.',
+      de: 'Anfragelimit überschritten; erneut versuchen in {retryAfter} Sekunden.',
+    },
+  },
+  conflict: {
+    title: { en: 'Conflict', de: 'Konflikt' },
+  },
+  service_unavailable: {
+    title: { en: 'Service unavailable', de: 'Dienst nicht verfügbar' },
+    detail: {
+      en: 'A dependency of the service is unavailable; retry later.',
+      de: 'Eine Abhängigkeit des Dienstes ist nicht verfügbar; später erneut versuchen.',
+    },
+  },
+  internal_error: {
+    title: { en: 'Internal server error', de: 'Interner Serverfehler' },
+    detail: {
+      en: 'An unexpected error occurred; quote the request id when reporting it.',
+      de: 'Ein unerwarteter Fehler ist aufgetreten; nennen Sie die Request-ID, wenn Sie ihn melden.',
+    },
+  },
+});

@@ -1,0 +1,25 @@
+export interface FieldError {
+  /** Path of the offending field, e.g. `authorisationTypes[2].serviceCode`; empty for the body itself. */
+  field: string;
+  message: string;
+  code?: string;
+}
+
+/**
+ * A failure the caller can act on, rendered as application/problem+json. `code` is the stable
+ * machine code; its title and detail come localised from the message registry.
+ */
+export class ProblemException extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    readonly params: Record<string, unknown> = {},
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+    /** Extra members of the problem body (RFC 9457 extension members). */
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(code);
+    this.name = 'ProblemException';
+  }
+}

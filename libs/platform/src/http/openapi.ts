@@ -1,0 +1,53 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AUTH_SECURITY_NAME } from '../auth/decorators';
+import { SCOPES } from '../auth/scopes';
+
+const PROBLEM_SCHEMA = {
+  type: 'object',
+  description: 'RFC 9457 problem details; title and detail follow Accept-Language (en, de).',
+  required: ['type', 'title', 'status', 'code'],
+  properties: {
+    type: { type: 'string', example: 'urn:fincore:problem:validation_failed' },
+    title: { type: 'string', example: 'The request is not valid' },
+    status: { type: 'integer', example: 400 },
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'Stable machine-readable code', example: 'validation_failed' },
+    instance: { type: 'string', example: '/api/v1/credentials/invalidate' },
+    requestId: { type: 'string', description: 'Same as the x-request-id response header' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: {
+          field: { type: 'string', example: 'personId' },
+          message: { type: 'string', example: 'Required' },
+        },
+      },
+    },
+  },
+};
+
+/** OpenAPI 3 document at /docs-json, Swagger UI at /docs. */
+export function setupOpenApi(
+  app: NestFastifyApplication,
+  info: { title: string; description: string; version: string },
+): void {
+  const scopes = Object.entries(SCOPES)
+    .map(([scope, what]) => `- \`${scope}\`: ${what}`)
+    .join('\n');
+  const config = new DocumentBuilder()
+    .setTitle(info.title)
+    .setDescription(
+      `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run cli -- token:create\`). ` +
+        `Errors are \`application/problem+json\`. Scopes:\n${scopes}`,
+    )
+    .setVersion(info.version)
+    .addSecurity(AUTH_SECURITY_NAME, { type: 'apiKey', in: 'header', name: 'x-auth-token' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  document.components = document.components ?? {};
+  document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { REDIS, redisKey } from '../redis/redis.module';
+
+// Fixed window counter: one round trip, atomic across replicas.
+const CONSUME = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+return {count, ttl}`;
+
+export interface RateDecision {
+  allowed: boolean;
+  count: number;
+  /** Seconds until the window resets. */
+  retryAfter: number;
+}
+
+/** Counters in Redis shared by every replica: request rate limits, failed-login throttling. */
+@Injectable()
+export class RateLimiter {
+  private readonly logger = new Logger(RateLimiter.name);
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    // A defined command runs by EVALSHA: the script is sent once, not with every request.
+    if (!('fincoreRateConsume' in this.redis)) {
+      this.redis.defineCommand('fincoreRateConsume', { numberOfKeys: 1, lua: CONSUME });
+    }
+  }
+
+  key(...parts: string[]): string {
+    return redisKey(this.config, 'rl', ...parts);
+  }
+
+  /** Counts one hit on `key`; allowed while the count stays within `max` in the window. */
+  async consume(key: string, max: number, windowSeconds: number): Promise<RateDecision> {
+    try {
+      const consume = (
+        this.redis as unknown as Record<string, (key: string, windowMs: string) => Promise<[number, number]>>
+      ).fincoreRateConsume;
+      const [count, ttl] = await consume.call(this.redis, key, String(windowSeconds * 1000));
+      return { allowed: count <= max, count, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
+    } catch (error) {
+      // Failing open: a Redis outage must not take the API down with it.
+      this.logger.warn(`Rate limiter unavailable, allowing request: ${(error as Error).message}`);
+      return { allowed: true, count: 0, retryAfter: 0 };
+    }
+  }
+
+  /** Current count without counting a hit. */
+  async peek(key: string): Promise<{ count: number; retryAfter: number }> {
+    const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
+    return { count: Number(count ?? 0), retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(key);
+  }
+}

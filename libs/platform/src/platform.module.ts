@@ -1,0 +1,78 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { DatabaseModule } from '@fincore/database';
+import { ApiTokenEntity } from './auth/api-token.entity';
+import { AuthGuard } from './auth/auth.guard';
+import { TenantEntity } from './auth/tenant.entity';
+import { TokenService } from './auth/token.service';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { ProblemFilter } from './errors/problem.filter';
+import { HealthController } from './health/health.controller';
+import { RateLimitGuard } from './http/rate-limit.guard';
+import { RateLimiter } from './http/rate-limiter';
+import { RequestContextMiddleware } from './http/request-context.middleware';
+import { MetricsModule } from './metrics/metrics';
+import { RedisModule } from './redis/redis.module';
+import { createValidationPipe } from './validation/validation';
+
+export interface PlatformOptions {
+  appName: string;
+  config: AppConfig;
+}
+
+/**
+ * Everything every fincore app has: configuration, JSON logs with request ids, problem+json errors,
+ * schema validation, token auth with scopes, Redis-backed rate limits, health, metrics, TypeORM root.
+ */
+@Module({})
+export class PlatformModule implements NestModule {
+  static forRoot({ appName, config }: PlatformOptions): DynamicModule {
+    return {
+      module: PlatformModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            name: appName,
+            level: config.LOG_LEVEL,
+            genReqId: (req) => String(req.headers['x-request-id']),
+            customProps: () => ({ app: appName }),
+            autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
+            redact: ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie'],
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+              }),
+            },
+          },
+        }),
+        DatabaseModule.forRoot(APP_CONFIG),
+        TypeOrmModule.forFeature([TenantEntity, ApiTokenEntity]),
+        RedisModule,
+        TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
+        MetricsModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        TokenService,
+        RateLimiter,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+      exports: [TokenService, RateLimiter, TypeOrmModule],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestContextMiddleware).forRoutes('*path');
+  }
+}
