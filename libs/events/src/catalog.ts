@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/**
+ * The event types fincore emits, each with the schema of its `data`. The outbox refuses data that
+ * does not match, so subscribers can rely on these schemas (published by GET /notification-types).
+ */
+export const EVENT_CATALOG = {
+  PERSON_UPDATED: {
+    description: 'A person changed: profile fields, or the status of their credentials.',
+    schema: z
+      .object({
+        personId: z.string(),
+        changedFields: z
+          .array(z.string())
+          .min(1)
+          .describe('Names of the fields that changed, e.g. credentials.status'),
+        person: z
+          .object({
+            personId: z.string(),
+            firstName: z.string().nullable().optional(),
+            lastName: z.string().nullable().optional(),
+            email: z.string().nullable().optional(),
+            phone: z.string().nullable().optional(),
+          })
+          .passthrough()
+          .optional()
+          .describe('Profile as it is after the change (never any credential material)'),
+        credentials: z
+          .object({
+            status: z.enum(['ACTIVE', 'INVALIDATED']),
+            invalidatedAt: isoDateTime.nullable(),
+          })
+          .optional(),
+      })
+      .meta({ id: 'PersonUpdatedData' }),
+  },
+  CARD_SETTINGS_CHANGED: {
+    description: 'The settings of a card changed: allowed service codes, renewable, xpaysAllowed.',
+    schema: z
+      .object({
+        cardId: z.string(),
+        changedFields: z
+          .array(z.string())
+          .min(1)
+          .describe('e.g. authorisationTypes.0C, renewable, xpaysAllowed'),
+        previous: z.object({
+          authorisationTypes: z.array(z.object({ serviceCode: z.string(), allowed: z.boolean() })),
+          renewable: z.boolean(),
+          xpaysAllowed: z.boolean(),
+        }),
+        current: z.object({
+          authorisationTypes: z.array(z.object({ serviceCode: z.string(), allowed: z.boolean() })),
+          renewable: z.boolean(),
+          xpaysAllowed: z.boolean(),
+        }),
+      })
+      .meta({ id: 'CardSettingsChangedData' }),
+  },
+} as const;
+
+export type EventType = keyof typeof EVENT_CATALOG;
+export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['schema']>;
+
+export function isEventType(value: string): value is EventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, value);
+}
+
+/** JSON Schema of an event type's data, for the notification-types catalog and the docs. */
+export function eventDataJsonSchema(type: EventType): Record<string, unknown> {
+  return z.toJSONSchema(EVENT_CATALOG[type].schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+}

@@ -1,0 +1,98 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { DataSource, EntityManager } from 'typeorm';
+import { DomainEventJob, QueueName } from './queues';
+
+const ENQUEUE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Moves committed outbox rows onto the `domain-events` queue. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED so the in-process publisher and every relay never publish one row at
+ * the same time; job id = event id, so a second publish after a crash adds no second job.
+ */
+@Injectable()
+export class OutboxPublisher implements OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxPublisher.name);
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
+  ) {}
+
+  /** Publishes the given events in the background; whatever fails is left for the relay. */
+  publishInBackground(eventIds: string[]): void {
+    if (!eventIds.length) return;
+    const task = this.publish(eventIds).catch((e: Error) =>
+      this.logger.warn(`Publishing ${eventIds.length} event(s) failed, the relay will retry: ${e.message}`),
+    );
+    this.inFlight.add(task);
+    void task.finally(() => this.inFlight.delete(task));
+  }
+
+  async publish(eventIds: string[]): Promise<number> {
+    return this.db.transaction((manager) =>
+      this.claimAndEnqueue(
+        manager,
+        `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+        [eventIds],
+      ),
+    );
+  }
+
+  /** Publishes up to `limit` of the oldest unpublished rows; returns how many it published. */
+  async publishPending(limit = 100): Promise<number> {
+    return this.db.transaction((manager) =>
+      this.claimAndEnqueue(
+        manager,
+        `SELECT id FROM events.outbox WHERE published_at IS NULL
+          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit],
+      ),
+    );
+  }
+
+  /** Adds the jobs; a no-op for an event whose job is still in the queue. */
+  async enqueue(eventIds: string[]): Promise<void> {
+    if (!eventIds.length) return;
+    await withTimeout(
+      this.queue.addBulk(
+        eventIds.map((eventId) => ({ name: 'event', data: { eventId }, opts: { jobId: eventId } })),
+      ),
+      ENQUEUE_TIMEOUT_MS,
+      'Enqueueing domain events',
+    );
+  }
+
+  private async claimAndEnqueue(
+    manager: EntityManager,
+    claimSql: string,
+    params: unknown[],
+  ): Promise<number> {
+    const rows: Array<{ id: string }> = await manager.query(claimSql, params);
+    if (!rows.length) return 0;
+    const ids = rows.map((r) => r.id);
+    await this.enqueue(ids);
+    await manager.query(
+      `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return ids.length;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { requestContext } from '@fincore/platform/context/request-context';
+import { EventData, EventType } from './catalog';
+import type { DomainEvent } from './envelope';
+import { recordEvent } from './outbox';
+import { OutboxPublisher } from './outbox-publisher';
+
+export interface Transaction {
+  manager: EntityManager;
+  /** Records a domain event in this transaction's outbox; published after commit. */
+  emit<T extends EventType>(type: T, tenantCode: string, data: EventData<T>): Promise<DomainEvent<T>>;
+}
+
+/**
+ * A state change and its events in one database transaction (DESIGN section 3, step 1), then
+ * publication after commit (step 2). Nothing is published if the transaction rolls back.
+ */
+@Injectable()
+export class UnitOfWork {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly publisher: OutboxPublisher,
+  ) {}
+
+  async run<R>(
+    work: (tx: Transaction) => Promise<R>,
+    options: { isolation?: IsolationLevel } = {},
+  ): Promise<R> {
+    const emitted: string[] = [];
+    const body = async (manager: EntityManager) =>
+      work({
+        manager,
+        emit: async (type, tenantCode, data) => {
+          const event = await recordEvent(manager, {
+            type,
+            tenantCode,
+            data,
+            correlationId: requestContext.requestId() ?? null,
+          });
+          emitted.push(event.id);
+          return event;
+        },
+      });
+    const result = options.isolation
+      ? await this.db.transaction(options.isolation, body)
+      : await this.db.transaction(body);
+    this.publisher.publishInBackground(emitted);
+    return result;
+  }
+}
