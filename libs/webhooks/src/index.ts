@@ -1,0 +1,4 @@
+export * from './signing';
+export * from './secret-box';
+export * from './url-safety';
+export * from './secret-box.provider';
