@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { TestStack } from './support/stack';
+
+/** The operator CLI as users run it: the built entry point, its stdout, stderr and exit code. */
+describe('operator CLI', () => {
+  let stack: TestStack;
+  const cli = (...args: string[]) => {
+    const r = spawnSync(
+      process.execPath,
+      [join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js'), ...args],
+      {
+        env: { PATH: process.env.PATH ?? '', ...stack.env },
+        encoding: 'utf8',
+      },
+    );
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+  });
+  afterAll(() => stack.close());
+
+  it('migrate is idempotent', () => {
+    const r = cli('migrate');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('up to date');
+  });
+
+  it('creates a tenant, refuses a duplicate or malformed code', () => {
+    const r = cli('tenant:create', 'CLI1', '--name', 'CLI Bank');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ code: 'CLI1', name: 'CLI Bank' });
+    expect(cli('tenant:create', 'CLI1').code).toBe(1);
+    const bad = cli('tenant:create', 'bad code!');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/Tenant code/);
+  });
+
+  it('token:create prints only the token on stdout; token:list never shows it; token:revoke works once', async () => {
+    cli('tenant:create', 'CLI2');
+    const created = cli(
+      'token:create',
+      '--tenant',
+      'CLI2',
+      '--scopes',
+      'cards:read,fees:quote',
+      '--name',
+      'ops',
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^fct_[A-Za-z0-9_-]{43}\n$/);
+    const token = created.stdout.trim();
+
+    const list = JSON.parse(cli('token:list', '--tenant', 'CLI2').stdout);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ name: 'ops', scopes: ['cards:read', 'fees:quote'], revokedAt: null });
+    expect(JSON.stringify(list)).not.toContain(token);
+    const [stored] = await (
+      await stack.db()
+    ).query(`SELECT token_hash FROM platform.api_tokens WHERE id = $1`, [list[0].id]);
+    expect(stored.token_hash).not.toContain(token);
+
+    expect(cli('token:revoke', list[0].id).code).toBe(0);
+    expect(cli('token:revoke', list[0].id).code).toBe(1);
+    expect(JSON.parse(cli('token:list', '--tenant', 'CLI2').stdout)[0].revokedAt).not.toBeNull();
+  });
+
+  it('prints usage and exits non-zero on bad arguments', () => {
+    for (const args of [
+      [],
+      ['nonsense'],
+      ['token:create'],
+      ['token:create', '--tenant'],
+      ['tenant:create'],
+      ['token:revoke', 'not-a-uuid'],
+      ['token:list', '--bogus', 'x'],
+    ]) {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('Usage: npm run cli');
+      expect(r.stdout).toBe('');
+    }
+    const unknownScope = cli('token:create', '--tenant', 'CLI1', '--scopes', 'everything');
+    expect(unknownScope.code).toBe(1);
+    expect(unknownScope.stderr).toMatch(/Unknown scope/);
+  });
+
+  it('demo:seed is idempotent and prints what exists', () => {
+    const first = cli('demo:seed');
+    expect(first.code).toBe(0);
+    const second = cli('demo:seed');
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(JSON.parse(first.stdout).tenant).toMatchObject({ code: 'DEMO' });
+  });
+
+  it('names the variable when the configuration is wrong', () => {
+    const r = spawnSync(
+      process.execPath,
+      [join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js'), 'migrate'],
+      {
+        env: { PATH: process.env.PATH ?? '', ...stack.env, REDIS_URL: 'http://nope', CARD_API_PORT: 'abc' },
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('REDIS_URL');
+    expect(r.stderr).toContain('CARD_API_PORT');
+  });
+});

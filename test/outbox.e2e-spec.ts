@@ -1,0 +1,205 @@
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import {
+  EventsModule,
+  OutboxPublisher,
+  OutboxRelay,
+  QueueName,
+  queuePrefix,
+  recordEvent,
+  redisConnectionOptions,
+  UnitOfWork,
+} from '@fincore/events';
+import { ApiAuth, AppDefinition, CurrentPrincipal, Principal } from '@fincore/platform';
+import { eventually } from './support/http';
+import { RunningApp, TestStack } from './support/stack';
+
+/** An app that changes nothing but emits PERSON_UPDATED through the real unit of work. */
+@Controller('api/v1/outbox-probe')
+class OutboxProbeController {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  @Post('emit')
+  @HttpCode(200)
+  @ApiAuth()
+  async emit(@CurrentPrincipal() principal: Principal) {
+    const event = await this.uow.run((tx) =>
+      tx.emit('PERSON_UPDATED', principal.tenantCode, { personId: 'p-1', changedFields: ['firstName'] }),
+    );
+    return { eventId: event.id };
+  }
+}
+
+@Module({ imports: [EventsModule.forRoot({ relay: true })], controllers: [OutboxProbeController] })
+class OutboxProbeModule {}
+
+const OutboxProbeApp: AppDefinition = {
+  name: 'outbox-probe',
+  title: 'probe',
+  description: 'probe',
+  module: OutboxProbeModule,
+  port: () => 0,
+};
+
+const personUpdated = { personId: 'p-1', changedFields: ['lastName'] };
+
+describe('transactional outbox and relay', () => {
+  let stack: TestStack;
+  let sut: RunningApp;
+  let db: DataSource;
+  let queue: Queue;
+
+  const outboxRow = async (id: string) =>
+    (
+      await db.query(
+        `SELECT id, published_at, processed_at, correlation_id FROM events.outbox WHERE id = $1`,
+        [id],
+      )
+    )[0];
+  const jobCount = async () => {
+    const counts = await queue.getJobCounts(
+      'waiting',
+      'active',
+      'completed',
+      'failed',
+      'delayed',
+      'prioritized',
+    );
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  };
+
+  beforeAll(async () => {
+    // A slow poll proves that LISTEN/NOTIFY, not the poll, wakes the relay.
+    stack = await TestStack.create({ OUTBOX_POLL_MS: '600000', RECONCILE_INTERVAL_MS: '600000' });
+    sut = await stack.startApp(OutboxProbeApp);
+    db = await stack.db();
+    queue = new Queue(QueueName.DomainEvents, {
+      connection: redisConnectionOptions(stack.config.REDIS_URL),
+      prefix: queuePrefix(stack.config.QUEUE_PREFIX),
+    });
+  });
+  afterAll(async () => {
+    await queue.close();
+    await stack.close();
+  });
+
+  it('publishes an event after commit: job id = event id, row marked published, correlation id = request id', async () => {
+    const { token } = await stack.createTenant();
+    const r = await sut.api.post(
+      '/api/v1/outbox-probe/emit',
+      {},
+      { token, headers: { 'x-request-id': 'req-outbox-1' } },
+    );
+    expect(r.status).toBe(200);
+    const { eventId } = r.body;
+    const job = await eventually(() => queue.getJob(eventId), { what: 'the domain-events job' });
+    expect(job.data).toEqual({ eventId });
+    const row = await eventually(async () => {
+      const found = await outboxRow(eventId);
+      return found?.published_at ? found : undefined;
+    });
+    expect(row.correlation_id).toBe('req-outbox-1');
+  });
+
+  it('leaves no event when the transaction rolls back', async () => {
+    const uow = sut.app.get(UnitOfWork);
+    let emittedId = '';
+    await expect(
+      uow.run(async (tx) => {
+        emittedId = (await tx.emit('PERSON_UPDATED', 'ACME', personUpdated)).id;
+        throw new Error('business rule failed after the event was recorded');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect(emittedId).not.toBe('');
+    expect(await outboxRow(emittedId)).toBeUndefined();
+    expect(await queue.getJob(emittedId)).toBeUndefined();
+  });
+
+  it('refuses event data that does not match the catalog schema, and rolls back with it', async () => {
+    const uow = sut.app.get(UnitOfWork);
+    await expect(
+      uow.run((tx) => tx.emit('PERSON_UPDATED', 'ACME', { personId: 'p-1', changedFields: [] } as never)),
+    ).rejects.toThrow(/does not match its schema/);
+    expect(
+      await db.query(
+        `SELECT 1 FROM events.outbox WHERE data->>'personId' = 'p-1' AND data->'changedFields' = '[]'::jsonb`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('publishes an event committed by a process that died before publishing (relay woken by NOTIFY)', async () => {
+    // Exactly the state a crash between COMMIT and publish leaves: a committed row, no job.
+    const event = await db.transaction((manager) =>
+      recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
+    );
+    await eventually(() => queue.getJob(event.id), { what: 'the relay to publish the orphaned event' });
+    await eventually(async () => (await outboxRow(event.id))?.published_at);
+  });
+
+  it('publishes rows left behind while no relay ran, on the next start', async () => {
+    const quiet = await TestStack.create({ OUTBOX_POLL_MS: '600000' });
+    try {
+      const quietDb = await quiet.db();
+      const orphans = await quietDb.transaction(async (manager) => {
+        const events = [];
+        for (let i = 0; i < 3; i++)
+          events.push(
+            await recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
+          );
+        return events;
+      });
+      const quietQueue = new Queue(QueueName.DomainEvents, {
+        connection: redisConnectionOptions(quiet.config.REDIS_URL),
+        prefix: queuePrefix(quiet.config.QUEUE_PREFIX),
+      });
+      try {
+        expect(await quietQueue.getJob(orphans[0].id)).toBeUndefined();
+        await quiet.startApp(OutboxProbeApp);
+        for (const e of orphans) await eventually(() => quietQueue.getJob(e.id), { what: `job ${e.id}` });
+      } finally {
+        await quietQueue.close();
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
+
+  it('yields one job when the same event is published twice', async () => {
+    const publisher = sut.app.get(OutboxPublisher);
+    const event = await db.transaction((manager) =>
+      recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
+    );
+    const before = await jobCount();
+    await Promise.all([publisher.enqueue([event.id]), publisher.enqueue([event.id])]);
+    await publisher.enqueue([event.id]);
+    await publisher.publish([event.id]);
+    await eventually(async () => (await outboxRow(event.id))?.published_at);
+    expect(await jobCount()).toBe(before + 1);
+    // Once marked published, neither the publisher nor the relay claims the row again.
+    expect(await publisher.publish([event.id])).toBe(0);
+  });
+
+  it('re-enqueues published but unprocessed events whose jobs Redis lost', async () => {
+    const publisher = sut.app.get(OutboxPublisher);
+    const relay = sut.app.get(OutboxRelay);
+    const event = await db.transaction((manager) =>
+      recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
+    );
+    await publisher.publish([event.id]);
+    await eventually(() => queue.getJob(event.id));
+    // Redis loses everything; the row is older than the reconcile grace period.
+    await queue.obliterate({ force: true });
+    await db.query(`UPDATE events.outbox SET published_at = now() - interval '5 minutes' WHERE id = $1`, [
+      event.id,
+    ]);
+    expect(await queue.getJob(event.id)).toBeUndefined();
+    expect(await relay.reconcile()).toBeGreaterThanOrEqual(1);
+    expect(await queue.getJob(event.id)).toBeDefined();
+    // A processed event is never re-enqueued.
+    await db.query(`UPDATE events.outbox SET processed_at = now() WHERE id = $1`, [event.id]);
+    await queue.obliterate({ force: true });
+    await relay.reconcile();
+    expect(await queue.getJob(event.id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { eventually } from './support/http';
+import { freePort, TestStack } from './support/stack';
+
+const dist = (...parts: string[]) => join(__dirname, '..', 'dist', ...parts);
+
+/** `npm start` as a user runs it (the built launcher), and the start-up failures users can hit. */
+describe('npm start launcher', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await TestStack.create();
+  });
+  afterAll(() => stack.close());
+
+  it('starts the four apps ready, prints their URLs and a working demo token, and exits 0 on SIGTERM', async () => {
+    const ports = {
+      CREDENTIALS_API_PORT: await freePort(),
+      CARD_API_PORT: await freePort(),
+      NOTIFICATION_API_PORT: await freePort(),
+      NOTIFIER_PORT: await freePort(),
+    };
+    let output = '';
+    const launcher = spawn(process.execPath, [dist('scripts', 'start.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stack.env,
+        LOG_LEVEL: 'warn',
+        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+    launcher.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    launcher.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      await eventually(() => output.includes('fincore is running'), {
+        timeoutMs: 45_000,
+        intervalMs: 200,
+        what: `the launcher to report ready:\n${output}`,
+      });
+      for (const port of Object.values(ports)) {
+        expect(output).toContain(`http://127.0.0.1:${port}`);
+        expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
+      }
+      const token = output.match(/fct_[A-Za-z0-9_-]{43}/)?.[0];
+      expect(token).toBeDefined();
+      const person = await fetch(
+        `http://127.0.0.1:${ports.CREDENTIALS_API_PORT}/api/v1/persons/demo-person-1`,
+        { headers: { 'x-auth-token': token! } },
+      );
+      expect(person.status).toBe(200);
+      expect(output).toMatch(/Bull Board .*\/admin\/queues\s+\(user admin, password \S+\)/);
+    } finally {
+      launcher.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    for (const port of Object.values(ports)) {
+      await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
+    }
+  }, 90_000);
+
+  it('names the dependency that is down and where, without a stack trace', () => {
+    const redisDown = spawnSync(process.execPath, [dist('apps', 'card-api', 'src', 'main.js')], {
+      env: { PATH: process.env.PATH ?? '', ...stack.env, REDIS_URL: 'redis://127.0.0.1:1' },
+      encoding: 'utf8',
+    });
+    expect(redisDown.status).toBe(1);
+    expect(redisDown.stderr).toMatch(/^\[card-api\] Redis is unreachable at 127\.0\.0\.1:1 \(REDIS_URL\)/);
+    expect(redisDown.stderr).not.toMatch(/\n\s+at /);
+
+    const postgresDown = spawnSync(process.execPath, [dist('apps', 'notifier', 'src', 'main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stack.env,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/fincore',
+      },
+      encoding: 'utf8',
+    });
+    expect(postgresDown.status).toBe(1);
+    expect(postgresDown.stderr).toMatch(
+      /^\[notifier\] PostgreSQL is unreachable at 127\.0\.0\.1:1\/fincore \(DATABASE_URL\)/,
+    );
+  });
+});

@@ -1,0 +1,111 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { eventually } from './http';
+
+export interface ReceivedWebhook {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+  receivedAt: Date;
+  /** Status this receiver answered with. */
+  answeredWith: number;
+}
+
+export interface ReceiverResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that records every webhook and answers as the test scripts it
+ * (e.g. 500, 500, then 200). It can be stopped and restarted on the same port.
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  private server?: Server;
+  private port = 0;
+  private script: Array<ReceiverResponse> = [];
+  private fallback: ReceiverResponse = { status: 200, body: 'ok' };
+
+  static async start(): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver();
+    await receiver.listen();
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Answers the next requests with these responses in order, then with `fallback`. */
+  respondWith(...responses: ReceiverResponse[]): this {
+    this.script.push(...responses);
+    return this;
+  }
+
+  setDefault(response: ReceiverResponse): this {
+    this.fallback = response;
+    return this;
+  }
+
+  async listen(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const response = this.script.shift() ?? this.fallback;
+        const body = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        this.received.push({
+          path: req.url ?? '/',
+          headers: req.headers,
+          body,
+          json,
+          receivedAt: new Date(),
+          answeredWith: response.status,
+        });
+        const send = () => {
+          res.writeHead(response.status, response.headers);
+          res.end(response.body ?? '');
+        };
+        if (response.delayMs) setTimeout(send, response.delayMs);
+        else send();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** Stops answering (connections refused) until `listen` is called again. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  async waitFor(
+    count: number,
+    options: { timeoutMs?: number; filter?: (w: ReceivedWebhook) => boolean } = {},
+  ): Promise<ReceivedWebhook[]> {
+    return eventually(
+      () => {
+        const matching = options.filter ? this.received.filter(options.filter) : this.received;
+        return matching.length >= count ? matching : undefined;
+      },
+      { timeoutMs: options.timeoutMs ?? 15_000, what: `${count} webhook(s)` },
+    );
+  }
+}
