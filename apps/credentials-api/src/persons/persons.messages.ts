@@ -1,0 +1,40 @@
+import { registerMessages } from '@fincore/platform';
+
+registerMessages({
+  person_not_found: {
+    title: { en: 'Person not found', de: 'Person nicht gefunden' },
+    detail: { en: 'There is no person {personId}.', de: 'Es gibt keine Person {personId}.' },
+  },
+  person_exists: {
+    title: { en: 'Person already exists', de: 'Person existiert bereits' },
+    detail: { en: 'A person {personId} already exists.', de: 'Eine Person {personId} existiert bereits.' },
+  },
+  username_taken: {
+    title: { en: 'Username taken', de: 'Benutzername vergeben' },
+    detail: {
+      en: 'Another person already has this username (usernames are unique regardless of case).',
+      de: 'Eine andere Person hat diesen Benutzernamen bereits (ohne Unterscheidung von Groß- und Kleinschreibung).',
+    },
+  },
+  password_policy_violated: {
+    title: { en: 'Password too weak', de: 'Passwort zu schwach' },
+    detail: {
+      en: 'The password does not meet the password policy; see errors.',
+      de: 'Das Passwort erfüllt die Passwortrichtlinie nicht; siehe errors.',
+    },
+  },
+  password_reused: {
+    title: { en: 'Password reused', de: 'Passwort wiederverwendet' },
+    detail: {
+      en: 'The new password must differ from the invalidated one.',
+      de: 'Das neue Passwort muss sich vom ungültig gemachten unterscheiden.',
+    },
+  },
+  credentials_active: {
+    title: { en: 'Credentials still active', de: 'Zugangsdaten noch gültig' },
+    detail: {
+      en: 'The credentials of person {personId} are active; invalidate them before setting new ones.',
+      de: 'Die Zugangsdaten der Person {personId} sind gültig; machen Sie sie ungültig, bevor Sie neue setzen.',
+    },
+  },
+});
