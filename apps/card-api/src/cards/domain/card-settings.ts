@@ -1,0 +1,174 @@
+import { inCatalogOrder, isServiceCode, isSupportedByNetwork, Network } from './service-codes';
+
+export interface AuthorisationType {
+  serviceCode: string;
+  allowed: boolean;
+}
+
+/** The settings of a card as the API shows them: one entry per applicable service code. */
+export interface CardSettings {
+  authorisationTypes: AuthorisationType[];
+  renewable: boolean;
+  xpaysAllowed: boolean;
+}
+
+/** What the settings rules need to know about a card. */
+export interface CardProfile {
+  network: Network;
+  /** Service codes the card's usage group allows. */
+  usageGroupCodes: readonly string[];
+}
+
+/** How the allowed flags are stored: service code -> allowed. */
+export type AuthorisationFlags = Record<string, boolean>;
+
+export type SettingsViolationCode =
+  | 'unknown_service_code'
+  | 'duplicate_service_code'
+  | 'service_code_not_supported_by_network'
+  | 'service_code_not_in_usage_group'
+  | 'service_codes_missing';
+
+export interface SettingsViolation {
+  code: SettingsViolationCode;
+  /** 400 for a malformed list, 422 for a list that breaks the card's rules. */
+  status: 400 | 422;
+  serviceCodes: string[];
+  /** Index of each offending entry in authorisationTypes; empty for missing codes. */
+  indices: number[];
+}
+
+/**
+ * The codes a card carries a flag for: those its usage group allows, less those its network does
+ * not know (a group may list 10 and 11, which only mean something on a VISA card).
+ */
+export function applicableServiceCodes(profile: CardProfile): string[] {
+  return inCatalogOrder(
+    profile.usageGroupCodes.filter((code) => isSupportedByNetwork(code, profile.network)),
+  );
+}
+
+/**
+ * Checks a requested list of authorisation types against the catalog and the card, most basic
+ * problem first: unknown codes, duplicates, network restrictions, usage-group restrictions, then
+ * codes the group allows but the request leaves unsaid. Empty when the list is acceptable.
+ */
+export function findSettingsViolations(
+  requested: readonly AuthorisationType[],
+  profile: CardProfile,
+): SettingsViolation[] {
+  const collect = (
+    code: SettingsViolationCode,
+    status: 400 | 422,
+    test: (entry: AuthorisationType, index: number) => boolean,
+  ) => {
+    const indices = requested.flatMap((entry, index) => (test(entry, index) ? [index] : []));
+    const serviceCodes = [...new Set(indices.map((i) => requested[i].serviceCode))];
+    return indices.length ? [{ code, status, serviceCodes, indices }] : [];
+  };
+  const firstIndex = new Map<string, number>();
+  requested.forEach((entry, index) => {
+    if (!firstIndex.has(entry.serviceCode)) firstIndex.set(entry.serviceCode, index);
+  });
+  const group = new Set(profile.usageGroupCodes);
+
+  const unknown = collect('unknown_service_code', 400, (e) => !isServiceCode(e.serviceCode));
+  const duplicate = collect(
+    'duplicate_service_code',
+    400,
+    (e, i) => isServiceCode(e.serviceCode) && firstIndex.get(e.serviceCode) !== i,
+  );
+  const network = collect(
+    'service_code_not_supported_by_network',
+    422,
+    (e) => isServiceCode(e.serviceCode) && !isSupportedByNetwork(e.serviceCode, profile.network),
+  );
+  const notInGroup = collect(
+    'service_code_not_in_usage_group',
+    422,
+    (e) =>
+      isServiceCode(e.serviceCode) &&
+      isSupportedByNetwork(e.serviceCode, profile.network) &&
+      !group.has(e.serviceCode),
+  );
+  const said = new Set(requested.map((e) => e.serviceCode));
+  const missing = applicableServiceCodes(profile).filter((code) => !said.has(code));
+  return [
+    ...unknown,
+    ...duplicate,
+    ...network,
+    ...notInGroup,
+    ...(missing.length
+      ? [{ code: 'service_codes_missing' as const, status: 422 as const, serviceCodes: missing, indices: [] }]
+      : []),
+  ];
+}
+
+/** The stored flags of an accepted request. */
+export function toFlags(requested: readonly AuthorisationType[]): AuthorisationFlags {
+  return Object.fromEntries(requested.map((e) => [e.serviceCode, e.allowed]));
+}
+
+/**
+ * The settings in force: one entry per applicable code, in catalog order. A code without a stored
+ * flag (added to the usage group after the card's last change) is not allowed until someone says so.
+ */
+export function settingsInForce(
+  flags: AuthorisationFlags,
+  profile: CardProfile,
+  renewable: boolean,
+  xpaysAllowed: boolean,
+): CardSettings {
+  return {
+    authorisationTypes: applicableServiceCodes(profile).map((serviceCode) => ({
+      serviceCode,
+      allowed: flags[serviceCode] === true,
+    })),
+    renewable,
+    xpaysAllowed,
+  };
+}
+
+/** Names of what differs, e.g. `authorisationTypes.0C`, `renewable`; empty when nothing changed. */
+export function changedFields(previous: CardSettings, next: CardSettings): string[] {
+  const before = new Map(previous.authorisationTypes.map((a) => [a.serviceCode, a.allowed]));
+  const after = new Map(next.authorisationTypes.map((a) => [a.serviceCode, a.allowed]));
+  const codes = inCatalogOrder([...before.keys(), ...after.keys()]);
+  return [
+    ...codes
+      .filter((code) => before.get(code) !== after.get(code))
+      .map((code) => `authorisationTypes.${code}`),
+    ...(previous.renewable !== next.renewable ? ['renewable'] : []),
+    ...(previous.xpaysAllowed !== next.xpaysAllowed ? ['xpaysAllowed'] : []),
+  ];
+}
+
+export type CardStatus = 'ACTIVE' | 'BLOCKED' | 'CLOSED';
+
+/** Why an authorisation is or is not allowed, most fundamental reason first. */
+export type AuthorisationDecisionReason =
+  | 'ALLOWED'
+  | 'CARD_CLOSED'
+  | 'CARD_BLOCKED'
+  | 'NOT_SUPPORTED_BY_NETWORK'
+  | 'NOT_IN_USAGE_GROUP'
+  | 'DISABLED_IN_CARD_SETTINGS';
+
+export interface AuthorisationDecision {
+  allowed: boolean;
+  reason: AuthorisationDecisionReason;
+}
+
+/** Whether an authorisation with `serviceCode` may go through right now, from the settings in force. */
+export function decideAuthorisation(
+  card: CardProfile & { status: CardStatus; flags: AuthorisationFlags },
+  serviceCode: string,
+): AuthorisationDecision {
+  const deny = (reason: AuthorisationDecisionReason) => ({ allowed: false, reason });
+  if (card.status === 'CLOSED') return deny('CARD_CLOSED');
+  if (card.status === 'BLOCKED') return deny('CARD_BLOCKED');
+  if (!isSupportedByNetwork(serviceCode, card.network)) return deny('NOT_SUPPORTED_BY_NETWORK');
+  if (!card.usageGroupCodes.includes(serviceCode)) return deny('NOT_IN_USAGE_GROUP');
+  if (card.flags[serviceCode] !== true) return deny('DISABLED_IN_CARD_SETTINGS');
+  return { allowed: true, reason: 'ALLOWED' };
+}

@@ -1,0 +1,11 @@
+import type { CardStatus } from './card-settings';
+
+export type StatusTransition =
+  { kind: 'unchanged' } | { kind: 'change' } | { kind: 'refused'; reason: 'card_closed' };
+
+/** ACTIVE and BLOCKED switch both ways; CLOSED is final (a closed card is never reopened). */
+export function cardStatusTransition(from: CardStatus, to: CardStatus): StatusTransition {
+  if (from === to) return { kind: 'unchanged' };
+  if (from === 'CLOSED') return { kind: 'refused', reason: 'card_closed' };
+  return { kind: 'change' };
+}

@@ -1,0 +1,31 @@
+import { Controller, Get, Headers } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAuth, negotiateLanguage } from '@fincore/platform';
+import { ServiceCodeListResponse } from './cards.schemas';
+import { NETWORKS, SERVICE_CODES } from './domain/service-codes';
+
+@ApiTags('Service codes')
+@Controller('api/v1/service-codes')
+export class ServiceCodesController {
+  @Get()
+  @ApiAuth('cards:read')
+  @ApiOperation({
+    summary: 'The catalog of service codes (authorisation types)',
+    description: 'Names and meanings follow Accept-Language (en, de).',
+  })
+  @ApiOkResponse({
+    standardSchema: ServiceCodeListResponse,
+    example: ServiceCodeListResponse.meta()?.example,
+  })
+  list(@Headers('accept-language') acceptLanguage?: string) {
+    const language = negotiateLanguage(acceptLanguage);
+    return {
+      items: SERVICE_CODES.map((c) => ({
+        serviceCode: c.serviceCode,
+        name: c.name[language],
+        meaning: c.meaning[language],
+        networks: [...(c.networks ?? NETWORKS)],
+      })),
+    };
+  }
+}
