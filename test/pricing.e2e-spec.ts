@@ -1,0 +1,301 @@
+import { TokenAdmin } from '@fincore/platform';
+import { seedDemo } from '../apps/cli/src/commands';
+import { DEMO_SEEDS } from '../apps/cli/src/demo-seeds';
+import { CardApiApp } from '../apps/card-api/src/app.definition';
+import {
+  STANDARD_LABELS,
+  STANDARD_PRICE_LIST_RULES,
+  STANDARD_TRANSACTION_TYPES,
+} from '../apps/card-api/src/pricing/domain/standard-catalog';
+import { eventually } from './support/http';
+import { RunningApp, TestStack } from './support/stack';
+
+describe('pricing provisioning (catalogs, rates, price lists)', () => {
+  let stack: TestStack;
+  let a: RunningApp;
+  let b: RunningApp;
+  let token: string;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    // Two replicas: a write on one must reach the quote cache of the other.
+    [a, b] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
+    const fixture = await stack.createTenant();
+    token = fixture.token;
+    tenantId = fixture.tenant.id;
+    for (const t of STANDARD_TRANSACTION_TYPES)
+      await a.api.put(
+        `/api/v1/transaction-types/${t.code}`,
+        { name: t.name, zeroAmountAllowed: t.zeroAmountAllowed },
+        { token },
+      );
+    for (const l of STANDARD_LABELS)
+      await a.api.put(`/api/v1/transaction-labels/${l.code}`, { name: l.name }, { token });
+  });
+  afterAll(() => stack.close());
+
+  const tariff = (over: Record<string, unknown> = {}) => ({
+    code: 'STANDARD',
+    name: 'Standard',
+    level: 'TENANT',
+    validFrom: '2026-01-01',
+    validTo: '2026-12-31',
+    rules: STANDARD_PRICE_LIST_RULES,
+    ...over,
+  });
+  const rows = async () =>
+    (await (
+      await stack.db()
+    ).query(`SELECT code, version, rules FROM pricing.price_lists WHERE tenant_id = $1 ORDER BY code`, [
+      tenantId,
+    ])) as Array<{ code: string; version: number; rules: unknown }>;
+
+  it('creates, lists, shows and deletes price lists; an overlap or a taken code is a 409 that changes nothing', async () => {
+    const created = await a.api.post('/api/v1/price-lists', tariff(), { token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      code: 'STANDARD',
+      level: 'TENANT',
+      accountId: null,
+      cardId: null,
+      validTo: '2026-12-31',
+      version: 1,
+    });
+    expect(created.body.rules[0]).toEqual(STANDARD_PRICE_LIST_RULES[0]);
+
+    const overlap = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ code: 'STANDARD-H2', validFrom: '2026-12-31', validTo: null }),
+      { token },
+    );
+    expect(overlap.status).toBe(409);
+    expect(overlap.body.code).toBe('price_list_overlap');
+    expect(overlap.body.detail).toContain('STANDARD');
+    const taken = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ validFrom: '2027-01-01', validTo: null }),
+      { token },
+    );
+    expect(taken.body.code).toBe('price_list_code_taken');
+    expect((await rows()).map((r) => r.code)).toEqual(['STANDARD']);
+
+    const next = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ code: 'STANDARD-2027', validFrom: '2027-01-01', validTo: null }),
+      { token },
+    );
+    expect(next.status).toBe(201);
+    const list = await a.api.get('/api/v1/price-lists?level=TENANT', { token });
+    expect(list.body.items.map((l: { code: string }) => l.code)).toEqual(['STANDARD', 'STANDARD-2027']);
+    expect((await a.api.delete(`/api/v1/price-lists/${next.body.id}`, { token })).status).toBe(204);
+    expect((await a.api.get(`/api/v1/price-lists/${next.body.id}`, { token })).body.code).toBe(
+      'price_list_not_found',
+    );
+    expect((await a.api.delete(`/api/v1/price-lists/${next.body.id}`, { token })).status).toBe(404);
+  });
+
+  it('refuses rules naming unknown catalog entries (422) and malformed rules (400), storing nothing', async () => {
+    const before = await rows();
+    const unknown = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({
+        code: 'BAD',
+        validFrom: '2030-01-01',
+        validTo: null,
+        rules: [{ ...STANDARD_PRICE_LIST_RULES[0], transactionTypeCodes: ['TELEPORT'], labelsAll: ['MOON'] }],
+      }),
+      { token },
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.code).toBe('unknown_catalog_entries');
+    expect(unknown.body.errors).toEqual([
+      { field: 'rules[0].transactionTypeCodes[0]', message: 'unknown transaction type TELEPORT' },
+      { field: 'rules[0].labelsAll[0]', message: 'unknown label MOON' },
+    ]);
+    const tiers = [
+      { upTo: '100', ratePercent: '1' },
+      { upTo: '50', ratePercent: '1' },
+      { upTo: null, ratePercent: '1' },
+    ];
+    const malformed = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({
+        code: 'BAD',
+        validFrom: '2030-01-01',
+        validTo: '2029-01-01',
+        rules: [
+          { ...STANDARD_PRICE_LIST_RULES[5], calculation: { kind: 'TIERED', mode: 'VOLUME', tiers } },
+          {
+            ...STANDARD_PRICE_LIST_RULES[0],
+            minimum: '5.001',
+            calculation: { kind: 'PERCENTAGE', ratePercent: '150' },
+          },
+        ],
+      }),
+      { token },
+    );
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining([
+        'validTo',
+        'rules[0].calculation.tiers[1].upTo',
+        'rules[1].calculation.ratePercent',
+      ]),
+    );
+    const owner = await a.api.post('/api/v1/price-lists', tariff({ code: 'BAD', level: 'ACCOUNT' }), {
+      token,
+    });
+    expect(owner.body.errors).toEqual([{ field: 'accountId', message: 'required for level ACCOUNT' }]);
+    const unknownAccount = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ code: 'BAD', level: 'ACCOUNT', accountId: 'ACC-NOPE' }),
+      { token },
+    );
+    expect(unknownAccount.status).toBe(404);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('manages exchange rates: upsert per date, list, and refuses nonsense', async () => {
+    expect(
+      (
+        await a.api.put(
+          '/api/v1/exchange-rates',
+          { baseCurrency: 'USD', quoteCurrency: 'EUR', validFrom: '2026-01-01', rate: '0.90' },
+          { token },
+        )
+      ).status,
+    ).toBe(200);
+    const replaced = await a.api.put(
+      '/api/v1/exchange-rates',
+      { baseCurrency: 'USD', quoteCurrency: 'EUR', validFrom: '2026-01-01', rate: '0.92' },
+      { token },
+    );
+    expect(replaced.body).toEqual({
+      baseCurrency: 'USD',
+      quoteCurrency: 'EUR',
+      validFrom: '2026-01-01',
+      rate: '0.92',
+    });
+    const list = await a.api.get('/api/v1/exchange-rates', { token });
+    expect(list.body.items).toEqual([
+      { baseCurrency: 'USD', quoteCurrency: 'EUR', validFrom: '2026-01-01', rate: '0.92' },
+    ]);
+    const bad = await a.api.put(
+      '/api/v1/exchange-rates',
+      { baseCurrency: 'EUR', quoteCurrency: 'EUR', validFrom: '2026-02-30', rate: '0' },
+      { token },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['rate', 'validFrom']),
+    );
+  });
+
+  it('answers every one of many parallel PUTs of one new catalog entry or rate (an upsert, never a 500)', async () => {
+    const puts = (i: number) => [
+      a.api.put('/api/v1/transaction-types/PARALLEL_TYPE', { name: `Parallel ${i}` }, { token }),
+      b.api.put('/api/v1/transaction-labels/PARALLEL_LABEL', { name: `Parallel ${i}` }, { token }),
+      a.api.put(
+        '/api/v1/exchange-rates',
+        { baseCurrency: 'CHF', quoteCurrency: 'EUR', validFrom: '2026-05-01', rate: `1.0${i}` },
+        { token },
+      ),
+    ];
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => puts(i)).flat());
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    const db = await stack.db();
+    const [{ n }] = await db.query(
+      `SELECT (SELECT count(*) FROM pricing.transaction_types WHERE tenant_id = $1 AND code = 'PARALLEL_TYPE')
+            + (SELECT count(*) FROM pricing.labels WHERE tenant_id = $1 AND code = 'PARALLEL_LABEL')
+            + (SELECT count(*) FROM pricing.exchange_rates WHERE tenant_id = $1 AND base_currency = 'CHF') AS n`,
+      [tenantId],
+    );
+    expect(Number(n)).toBe(3);
+  });
+
+  it('invalidates the quote cache of every replica when the pricing changes', async () => {
+    const body = {
+      postingDate: '2026-06-01',
+      transactionTypeCode: 'BALANCE_INQUIRY',
+      transactionAmount: { amount: 0, currencyCode: 'EUR' },
+      labels: ['INTERNATIONAL'],
+      accountId: 'ACC-X',
+    };
+    // No account ACC-X: the quote stops at the directory, but only after loading (and caching) the pricing.
+    expect((await b.api.post('/api/v1/transactions/calculate-fees', body, { token })).body.code).toBe(
+      'account_not_found',
+    );
+    const listed = await a.api.get('/api/v1/price-lists?level=TENANT', { token });
+    const standard = listed.body.items[0];
+    const cheaper = STANDARD_PRICE_LIST_RULES.map((r) =>
+      r.feeTypeCode === 'BALANCE_INQUIRY_FEE' ? { ...r, calculation: { kind: 'FIXED', amount: '0.50' } } : r,
+    );
+    await a.api.put(
+      `/api/v1/transaction-types/BALANCE_INQUIRY`,
+      { name: 'Balance inquiry', zeroAmountAllowed: false },
+      { token },
+    );
+    // Replica b learns the catalog change through Redis: zero is no longer allowed there either.
+    await eventually(
+      async () =>
+        (await b.api.post('/api/v1/transactions/calculate-fees', body, { token })).body.code ===
+        'zero_amount_not_allowed',
+      {
+        timeoutMs: 5000,
+        intervalMs: 50,
+        what: 'replica b to see the catalog change',
+      },
+    );
+    const put = await a.api.put(
+      `/api/v1/price-lists/${standard.id}`,
+      { ...tariff(), rules: cheaper },
+      { token },
+    );
+    expect(put.body.version).toBe(2);
+    expect((await rows()).find((r) => r.code === 'STANDARD')?.version).toBe(2);
+  });
+
+  it('needs pricing:write to change and pricing:read to read; another tenant sees none of it', async () => {
+    const fixture = await stack.createTenant();
+    const reader = await fixture.tokenWith(['pricing:read']);
+    expect(
+      (await a.api.put('/api/v1/transaction-labels/VIP', { name: 'VIP' }, { token: reader })).status,
+    ).toBe(403);
+    expect((await a.api.get('/api/v1/price-lists', { token: reader })).body.items).toEqual([]);
+    expect((await a.api.get('/api/v1/transaction-labels', { token: reader })).body.items).toEqual([]);
+  });
+});
+
+describe('pricing demo seed', () => {
+  let stack: TestStack;
+  afterAll(() => stack.close());
+
+  it('makes the README example quote work for ACC-DEMO-001 / CARD-DEMO-VISA-1, and is idempotent', async () => {
+    stack = await TestStack.create();
+    const db = await stack.db(DEMO_SEEDS.flatMap((s) => s.entities));
+    await seedDemo(db);
+    const again = await seedDemo(db);
+    expect(again.pricing).toMatchObject({ priceList: { code: 'DEMO-STANDARD-2026' } });
+    const app = await stack.startApp(CardApiApp);
+    const { token } = await new TokenAdmin(db).createToken('DEMO', {
+      scopes: ['fees:quote'],
+      name: 'readme',
+    });
+    const r = await app.api.post(
+      '/api/v1/transactions/calculate-fees',
+      {
+        postingDate: '2026-03-15',
+        transactionTypeCode: 'ATM_WITHDRAWAL',
+        transactionAmount: { amount: 100, currencyCode: 'EUR' },
+        labels: ['INTERNATIONAL'],
+        accountId: 'ACC-DEMO-001',
+        cardId: 'CARD-DEMO-VISA-1',
+      },
+      { token },
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.totalPrice).toEqual({ amount: 7.76, currencyCode: 'EUR' });
+    expect(r.body.priceList.code).toBe('DEMO-STANDARD-2026');
+  });
+});
