@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runApp } from '@fincore/platform';
+import { NotificationApiApp } from './app.definition';
+
+void runApp(NotificationApiApp);

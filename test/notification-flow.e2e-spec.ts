@@ -1,0 +1,67 @@
+import { Webhook } from 'standardwebhooks';
+import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
+import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { NotifierApp } from '../apps/notifier/src/app.definition';
+import { RunningApp, TestStack } from './support/stack';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/** The issue's "done when", over HTTP only: enable, register, invalidate credentials, the signed webhook arrives. */
+describe('notification flow: credentials invalidation to signed webhook', () => {
+  let stack: TestStack;
+  let credentials: RunningApp;
+  let notifications: RunningApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    credentials = await stack.startApp(CredentialsApiApp);
+    notifications = await stack.startApp(NotificationApiApp);
+    await stack.startApp(NotifierApp);
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await stack.close();
+  });
+
+  it('enable PERSON_UPDATED/WEBHOOK, register a receiver, invalidate credentials: the signed webhook arrives', async () => {
+    const { token } = await stack.createTenant();
+    const enabled = await notifications.api.put(
+      '/api/v1/notification-config/enable',
+      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+      { token },
+    );
+    expect(enabled.body).toMatchObject({
+      notificationTypeCode: 'PERSON_UPDATED',
+      channelCode: 'WEBHOOK',
+      enabled: true,
+    });
+    const endpoint = await notifications.api.post(
+      '/api/v1/webhook-endpoints',
+      { url: `${receiver.url}/fincore` },
+      { token },
+    );
+    expect(endpoint.status).toBe(201);
+
+    const person = { personId: 'person-4711', username: 'ada.lovelace', password: 'analytical engine 1843' };
+    expect(
+      (await credentials.api.post('/api/v1/persons', { ...person, firstName: 'Ada' }, { token })).status,
+    ).toBe(201);
+    const invalidated = await credentials.api.post('/api/v1/credentials/invalidate', person, { token });
+    expect(invalidated.status).toBe(200);
+
+    const [webhook] = await receiver.waitFor(1, {
+      filter: (w) => w.json?.data?.changedFields?.includes('credentials.status'),
+    });
+    const verified = new Webhook(endpoint.body.secret).verify(
+      webhook.body,
+      webhook.headers as Record<string, string>,
+    ) as any;
+    expect(verified).toMatchObject({
+      type: 'PERSON_UPDATED',
+      data: { personId: 'person-4711', credentials: { status: 'INVALIDATED' } },
+    });
+    expect(webhook.body).not.toContain(person.password);
+    expect(webhook.headers['webhook-id']).toBe(verified.id);
+  });
+});

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { OutboxEventEntity, recordEvent } from '@fincore/events';
+import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { eventually } from './support/http';
+import { RunningApp, TestStack } from './support/stack';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * Notifier processes from the build (`npm run build` first): several replicas share the work
+ * with nothing in memory needed for correctness, and SIGTERM loses no delivery.
+ */
+describe('notifier replicas and graceful shutdown', () => {
+  let stack: TestStack;
+  let api: RunningApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    await stack.db([OutboxEventEntity]);
+    api = await stack.startApp(NotificationApiApp);
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await stack.close();
+  });
+
+  const tenantWithEndpoint = async () => {
+    const f = await stack.createTenant();
+    await api.api.put(
+      '/api/v1/notification-config/enable',
+      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+      { token: f.token },
+    );
+    const endpoint = await api.api.post(
+      '/api/v1/webhook-endpoints',
+      { url: `${receiver.url}/${f.tenant.code}` },
+      { token: f.token },
+    );
+    return { ...f, secret: endpoint.body.secret as string };
+  };
+
+  const emit = async (tenantCode: string, count: number) => {
+    const db = await stack.db();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const event = await db.transaction((manager) =>
+        recordEvent(manager, {
+          type: 'PERSON_UPDATED',
+          tenantCode,
+          data: { personId: randomUUID(), changedFields: ['lastName'] },
+        }),
+      );
+      ids.push(event.id);
+    }
+    return ids;
+  };
+
+  const distinctIds = (path: string) =>
+    new Set(receiver.received.filter((w) => w.path === path).map((w) => String(w.headers['webhook-id'])));
+
+  it('two notifier processes deliver every event, none lost, all signed', async () => {
+    const f = await tenantWithEndpoint();
+    const [a, b] = await Promise.all([stack.spawnApp('notifier'), stack.spawnApp('notifier')]);
+    const ids = await emit(f.tenant.code, 40);
+    const path = `/${f.tenant.code}`;
+    await eventually(() => distinctIds(path).size === ids.length, {
+      timeoutMs: 30_000,
+      what: 'all 40 webhooks',
+    });
+    expect(distinctIds(path)).toEqual(new Set(ids));
+    const hook = new Webhook(f.secret);
+    for (const w of receiver.received.filter((x) => x.path === path))
+      hook.verify(w.body, w.headers as Record<string, string>);
+    // The receiver answers before the notifier records the success: wait for the records too.
+    const succeeded = async () =>
+      (
+        await (
+          await stack.db()
+        ).query(
+          `SELECT count(*)::int AS count FROM notifications.webhook_deliveries d JOIN platform.tenants t ON t.id = d.tenant_id
+            WHERE t.code = $1 AND d.status = 'SUCCEEDED'`,
+          [f.tenant.code],
+        )
+      )[0].count as number;
+    await eventually(async () => (await succeeded()) === 40, { what: '40 deliveries recorded as succeeded' });
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('loses no delivery when a notifier gets SIGTERM with deliveries in flight', async () => {
+    const f = await tenantWithEndpoint();
+    const path = `/${f.tenant.code}`;
+    // Slow answers keep attempts in flight when the signal arrives.
+    receiver.setDefault({ status: 200, body: 'ok', delayMs: 300 });
+    const first = await stack.spawnApp('notifier');
+    const ids = await emit(f.tenant.code, 10);
+    await eventually(() => receiver.received.some((w) => w.path === path), { what: 'a first webhook' });
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const second = await stack.spawnApp('notifier');
+    await eventually(() => distinctIds(path).size === ids.length, {
+      timeoutMs: 30_000,
+      what: 'all 10 webhooks after the restart',
+    });
+    expect(distinctIds(path)).toEqual(new Set(ids));
+    receiver.setDefault({ status: 200, body: 'ok' });
+    await second.stop();
+  });
+});
