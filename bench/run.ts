@@ -1,0 +1,379 @@
+/**
+ * `npm run bench`: fincore against a bare baseline doing the same work (DESIGN section 7), in one
+ * run, on this machine's PostgreSQL and Redis, with a database and queue prefix of its own that
+ * are removed afterwards. Prints metric | fincore | baseline | ratio. See docs/performance.md.
+ */
+import 'reflect-metadata';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { BenchProcess, DIST_ROOT, sleep } from './support/processes';
+import { loadNotes, runLoad, api } from './support/load';
+import { TimingReceiver } from './support/receiver';
+import { Metric, renderTable } from './support/report';
+import { assertLoopback, BenchSettings, loadBenchSettings } from './support/settings';
+import { Systems } from './support/systems';
+import { BenchTenant, BenchWorld } from './support/world';
+import {
+  cardIds,
+  feeQuotes,
+  provisionBaselineCards,
+  provisionFincoreCards,
+  sameQuotes,
+  settingsChanges,
+} from './scenarios/cards';
+import {
+  driveEvents,
+  EventRun,
+  outboxDrained,
+  personIds,
+  provisionBaselinePersons,
+  provisionFincorePersons,
+} from './scenarios/events';
+
+interface Context {
+  settings: BenchSettings;
+  world: BenchWorld;
+  systems: Systems;
+  tenant: BenchTenant;
+  baselineApi: BenchProcess;
+}
+
+const reason = (error: unknown) => ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 160);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+function machine(): Record<string, string> {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? model;
+  } catch {}
+  return {
+    cpu: model,
+    cpus: String(cpus().length),
+    memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+// ------------------------------------------------------------------ events -> webhooks
+
+async function eventsScenario(ctx: Context): Promise<Metric[]> {
+  const { settings, systems, world, tenant } = ctx;
+  const h = { 'x-auth-token': tenant.token };
+  const scenario = 'events';
+  const ids = personIds(settings.events);
+  const warm = Array.from(
+    { length: Math.min(200, Math.ceil(settings.events / 10)) },
+    (_, i) => `bench-warm-${i}`,
+  );
+  const receiver = await TimingReceiver.start();
+  const timeoutMs = settings.eventTimeoutSeconds * 1000;
+  const drive = (url: string, path: string, list: string[]) =>
+    driveEvents({
+      url,
+      token: tenant.token,
+      ids: list,
+      connections: settings.eventConnections,
+      receiver,
+      receiverPath: path,
+      timeoutMs,
+    });
+
+  let fincore: EventRun | undefined;
+  let fincoreWhyNot: string | undefined;
+  let notifierMemory: { idle: number; peak: number } | undefined;
+  let deliveryNote: string | undefined;
+  try {
+    log('events: starting credentials-api, notification-api, notifier');
+    const [credentials, notifications, notifier] = await Promise.all([
+      systems.startFincore('credentials-api'),
+      systems.startFincore('notification-api'),
+      systems.startFincore('notifier'),
+    ]);
+    log(`events: creating ${ids.length + warm.length} persons through the credentials API`);
+    await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
+    await api(
+      notifications.url,
+      'PUT',
+      '/api/v1/notification-config/enable',
+      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+      h,
+    );
+    await api(
+      notifications.url,
+      'POST',
+      '/api/v1/webhook-endpoints',
+      { url: `${receiver.url}/fincore`, notificationTypeCodes: ['PERSON_UPDATED'] },
+      h,
+    );
+    if (!(await outboxDrained(world, 30_000)))
+      throw new Error('the notifier did not handle the set-up events within 30 s');
+    log(`events: fincore warm-up (${warm.length} changes), then ${ids.length} person changes -> webhooks`);
+    await drive(credentials.url, '/fincore', warm);
+    const idle = notifier.memory()?.rss ?? NaN;
+    fincore = await drive(credentials.url, '/fincore', ids);
+    notifierMemory = { idle, peak: notifier.memory()?.peak ?? NaN };
+    // What the notifier recorded: every delivery should be SUCCEEDED once its webhook arrived.
+    await sleep(2000);
+    const records = await world.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM notifications.webhook_deliveries GROUP BY status ORDER BY status`,
+    );
+    const total = records.reduce((sum, r) => sum + r.n, 0);
+    const succeeded = records.find((r) => r.status === 'SUCCEEDED')?.n ?? 0;
+    if (succeeded !== total) {
+      deliveryNote = `! fincore: only ${succeeded} of ${total} delivery rows are SUCCEEDED (${records.map((r) => `${r.status} ${r.n}`).join(', ')}) although the webhooks arrived; see the notifier's log (BENCH_CHILD_LOGS=<dir>)`;
+    }
+    for (const p of [credentials, notifications, notifier]) await systems.stop(p);
+  } catch (error) {
+    fincoreWhyNot = reason(error);
+    log(`events: fincore not measured: ${fincoreWhyNot}`);
+  }
+
+  let baseline: EventRun | undefined;
+  let workerMemory: { idle: number; peak: number } | undefined;
+  try {
+    log('events: baseline (bare Fastify + pg, bare BullMQ worker + got)');
+    const worker = await systems.startBaselineWorker(`${receiver.url}/baseline`);
+    await provisionBaselinePersons(world, tenant, [...warm, ...ids]);
+    await drive(ctx.baselineApi.url, '/baseline', warm);
+    const idle = worker.memory()?.rss ?? NaN;
+    baseline = await drive(ctx.baselineApi.url, '/baseline', ids);
+    workerMemory = { idle, peak: worker.memory()?.peak ?? NaN };
+    await systems.stop(worker);
+  } catch (error) {
+    log(`events: baseline failed: ${reason(error)}`);
+  }
+  await receiver.close();
+
+  const notes: string[] = deliveryNote ? [deliveryNote] : [];
+  for (const [system, run] of [
+    ['fincore', fincore],
+    ['baseline', baseline],
+  ] as const) {
+    if (!run) continue;
+    notes.push(
+      `${system}: ${run.ok}/${run.sent} changes answered 200 (${run.apiPerSecond.toFixed(0)}/s while driving), ${run.delivered} webhooks matched` +
+        (run.complete ? '' : ` — INCOMPLETE within ${settings.eventTimeoutSeconds} s`) +
+        (run.duplicates ? `, ${run.duplicates} duplicate webhooks (same event again)` : ''),
+    );
+  }
+  const row = (name: string, unit: string, higherIsBetter: boolean, f?: number, b?: number): Metric => ({
+    scenario,
+    name,
+    unit,
+    higherIsBetter,
+    fincore: f ?? null,
+    baseline: b ?? null,
+    notMeasured: fincoreWhyNot,
+    suspect: deliveryNote !== undefined,
+  });
+  return [
+    {
+      ...row(
+        'events -> webhooks delivered/s',
+        '/s',
+        true,
+        fincore?.deliveredPerSecond,
+        baseline?.deliveredPerSecond,
+      ),
+      notes,
+    },
+    row('API response -> webhook p50', 'ms', false, fincore?.p50Ms, baseline?.p50Ms),
+    row('API response -> webhook p99', 'ms', false, fincore?.p99Ms, baseline?.p99Ms),
+    row('notifier RSS before the run', 'MiB', false, notifierMemory?.idle, workerMemory?.idle),
+    row('notifier peak RSS (VmHWM)', 'MiB', false, notifierMemory?.peak, workerMemory?.peak),
+  ];
+}
+
+// ------------------------------------------------------------------ card settings and fee quotes
+
+async function cardScenarios(ctx: Context, wants: (s: string) => boolean): Promise<Metric[]> {
+  const { settings, systems, world, tenant } = ctx;
+  const cards = cardIds(settings.cards);
+  let cardApi: BenchProcess | undefined;
+  let setupWhyNot: string | undefined;
+  try {
+    log('cards: starting card-api');
+    cardApi = await systems.startFincore('card-api');
+    log(`cards: provisioning catalogs, the standard tariff and ${cards.length} cards through the card API`);
+    await provisionFincoreCards(cardApi.url, tenant, cards.length);
+  } catch (error) {
+    setupWhyNot = reason(error);
+    log(`cards: fincore set-up failed: ${setupWhyNot}`);
+  }
+  await provisionBaselineCards(world, tenant, cards.length);
+
+  const load = (url: string, next: () => { path: string; body?: string }, headers: Record<string, string>) =>
+    runLoad({
+      url,
+      connections: settings.connections,
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      method: 'POST',
+      headers,
+      next,
+    });
+
+  const metrics: Metric[] = [];
+  const scenario = async (
+    name: string,
+    label: string,
+    headers: Record<string, string>,
+    next: () => () => { path: string; body?: string },
+    precheck?: () => Promise<string | null>,
+  ) => {
+    let whyNot = setupWhyNot;
+    const notes: string[] = [];
+    let f;
+    if (!whyNot && cardApi) {
+      try {
+        const disagreement = precheck ? await precheck() : null;
+        if (disagreement) notes.push(`WARNING: ${disagreement}`);
+        log(`${name}: fincore, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s`);
+        f = await load(cardApi.url, next(), headers);
+        notes.push(...loadNotes('fincore', f));
+      } catch (error) {
+        whyNot = reason(error);
+        log(`${name}: fincore not measured: ${whyNot}`);
+      }
+    }
+    log(`${name}: baseline, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s`);
+    const b = await load(ctx.baselineApi.url, next(), headers);
+    notes.push(...loadNotes('baseline', b));
+    metrics.push(
+      {
+        scenario: name,
+        name: `${label}/s`,
+        unit: '/s',
+        higherIsBetter: true,
+        fincore: f?.okPerSecond ?? null,
+        baseline: b.okPerSecond,
+        notMeasured: whyNot,
+        notes,
+      },
+      {
+        scenario: name,
+        name: `${label} latency p50`,
+        unit: 'ms',
+        higherIsBetter: false,
+        fincore: f?.p50Ms ?? null,
+        baseline: b.p50Ms,
+        notMeasured: whyNot,
+      },
+      {
+        scenario: name,
+        name: `${label} latency p99`,
+        unit: 'ms',
+        higherIsBetter: false,
+        fincore: f?.p99Ms ?? null,
+        baseline: b.p99Ms,
+        notMeasured: whyNot,
+      },
+    );
+  };
+
+  const auth = { 'x-auth-token': tenant.token };
+  if (wants('fees')) {
+    await scenario(
+      'fees',
+      'fee quotes',
+      auth,
+      () => feeQuotes(cards),
+      () => sameQuotes(cardApi!.url, ctx.baselineApi.url, tenant.token, cards[0]),
+    );
+  }
+  if (wants('settings')) {
+    await scenario('settings', 'settings changes', { ...auth, 'x-tenant-code': tenant.code }, () =>
+      settingsChanges(cards),
+    );
+  }
+  if (cardApi) await systems.stop(cardApi);
+  return metrics;
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const settings = loadBenchSettings();
+  assertLoopback(settings.adminDatabaseUrl, 'BENCH_ADMIN_DATABASE_URL');
+  assertLoopback(settings.redisUrl, 'BENCH_REDIS_URL');
+  const wants = (s: string) => settings.only === null || settings.only.has(s);
+  const started = Date.now();
+
+  // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
+  const budgetSeconds =
+    4 * (settings.seconds + settings.warmupSeconds) + 2 * settings.eventTimeoutSeconds + 240;
+  let cleanup: () => Promise<void> = async () => undefined;
+  const watchdog = setTimeout(() => {
+    log(`aborted: the run took longer than ${budgetSeconds} s`);
+    void cleanup().finally(() => process.exit(2));
+  }, budgetSeconds * 1000);
+  watchdog.unref();
+
+  const world = await BenchWorld.create(settings);
+  const systems = new Systems(world, settings);
+  let cleaned = false;
+  cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await systems.stopAll();
+    await world.destroy();
+  };
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+
+  const metrics: Metric[] = [];
+  try {
+    log(`database ${world.databaseName}, queue prefix ${world.queuePrefix}; build in ${DIST_ROOT}`);
+    const tenant = await world.createTenant();
+    await systems.prepareBaselineSchema();
+    const baselineApi = await systems.startBaselineApi();
+    const ctx: Context = { settings, world, systems, tenant, baselineApi };
+    if (wants('events')) metrics.push(...(await eventsScenario(ctx)));
+    if (wants('settings') || wants('fees')) metrics.push(...(await cardScenarios(ctx, wants)));
+  } finally {
+    await cleanup();
+    clearTimeout(watchdog);
+  }
+
+  const info = machine();
+  const out: string[] = [];
+  out.push(`fincore benchmark — ${new Date().toISOString()}`);
+  out.push(
+    `machine: ${info.cpu}, ${info.cpus} CPUs, ${info.memory} RAM, ${info.platform}, Node ${info.node}`,
+  );
+  out.push(
+    `load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per HTTP scenario; ` +
+      `${settings.events} person changes at ${settings.eventConnections} concurrent; ${settings.cards} cards; fincore LOG_LEVEL=${settings.logLevel}`,
+  );
+  out.push(
+    'ratio: fincore/baseline for rates, baseline/fincore for latency and memory (below 1 = fincore slower or heavier)',
+  );
+  out.push('');
+  out.push(renderTable(metrics));
+  const notes = metrics.flatMap((m) => (m.notes ?? []).map((n) => `[${m.scenario}] ${n}`));
+  if (notes.length) out.push('', ...notes.map((n) => `- ${n}`));
+  out.push('', `total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  try {
+    const dir = join(DIST_ROOT, '..', 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify(
+        { machine: info, settings: { ...settings, only: settings.only && [...settings.only] }, metrics },
+        null,
+        2,
+      ),
+    );
+  } catch {}
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,69 @@
+/** Benchmark settings, from the environment (all optional). */
+function intFrom(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export interface BenchSettings {
+  /** Seconds of measured load per HTTP scenario and system. */
+  seconds: number;
+  /** Seconds of unmeasured warm-up load before each measurement. */
+  warmupSeconds: number;
+  /** Concurrent HTTP connections of the load generator. */
+  connections: number;
+  /** State changes driven in the events -> webhooks scenario (one per person). */
+  events: number;
+  /** Concurrent requests while driving those state changes. */
+  eventConnections: number;
+  /** Longest wait for the webhooks of the events scenario, in seconds. */
+  eventTimeoutSeconds: number;
+  /** Cards the settings changes are spread over (few cards = lock contention on purpose). */
+  cards: number;
+  /** Scenarios to run (comma-separated names), all by default. */
+  only: Set<string> | null;
+  adminDatabaseUrl: string;
+  redisUrl: string;
+  /** LOG_LEVEL of the fincore processes (their stdout goes to /dev/null). */
+  logLevel: string;
+  /** Keep the database and Redis keys afterwards, for inspection. */
+  keep: boolean;
+}
+
+export function loadBenchSettings(): BenchSettings {
+  const only = process.env.BENCH_ONLY?.trim();
+  return {
+    seconds: intFrom('BENCH_SECONDS', 10),
+    warmupSeconds: intFrom('BENCH_WARMUP_SECONDS', 3, 0),
+    connections: intFrom('BENCH_CONNECTIONS', 20),
+    events: intFrom('BENCH_EVENTS', 2000),
+    eventConnections: intFrom('BENCH_EVENT_CONNECTIONS', 10),
+    eventTimeoutSeconds: intFrom('BENCH_EVENT_TIMEOUT_SECONDS', 60),
+    cards: intFrom('BENCH_CARDS', 200),
+    only: only
+      ? new Set(
+          only
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        )
+      : null,
+    adminDatabaseUrl: process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+    keep: process.env.BENCH_KEEP === '1',
+  };
+}
+
+/** Load must stay on this machine: refuse anything but loopback addresses. */
+export function assertLoopback(url: string, what: string): void {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    throw new Error(
+      `${what} must point at 127.0.0.1 (the benchmark loads only the local machine), got ${host}`,
+    );
+  }
+}

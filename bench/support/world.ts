@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { createDataSource, migrate } from '@fincore/database';
+import { ALL_SCOPES, ApiTokenEntity, TenantEntity, TokenAdmin } from '@fincore/platform';
+import { BenchSettings } from './settings';
+
+export interface BenchTenant {
+  tenantId: string;
+  code: string;
+  token: string;
+}
+
+/**
+ * The benchmark's own world: a fresh database (migrated), a queue prefix of its own on the local
+ * Redis, and the cleanup of both. Nothing of another run or of the tests is touched.
+ */
+export class BenchWorld {
+  readonly databaseName: string;
+  readonly databaseUrl: string;
+  /** QUEUE_PREFIX of the fincore processes; every Redis key of the run starts with `{<runPrefix>`. */
+  readonly queuePrefix: string;
+  /** BullMQ prefix of the bare baseline (same Redis, own keys). */
+  readonly baselineQueuePrefix: string;
+  private readonly runPrefix: string;
+
+  private constructor(private readonly settings: BenchSettings) {
+    const id = randomBytes(4).toString('hex');
+    this.databaseName = `fincore_bench_${id}`;
+    const u = new URL(settings.adminDatabaseUrl);
+    u.pathname = `/${this.databaseName}`;
+    this.databaseUrl = u.toString();
+    this.runPrefix = `fincore-bench-${id}`;
+    this.queuePrefix = this.runPrefix;
+    this.baselineQueuePrefix = `{${this.runPrefix}-baseline}`;
+  }
+
+  static async create(settings: BenchSettings): Promise<BenchWorld> {
+    const world = new BenchWorld(settings);
+    await world.admin((c) => c.query(`CREATE DATABASE "${world.databaseName}"`));
+    await migrate({ DATABASE_URL: world.databaseUrl });
+    return world;
+  }
+
+  /** A tenant with a token carrying every scope, made the way the CLI makes them. */
+  async createTenant(): Promise<BenchTenant> {
+    const ds = createDataSource({ DATABASE_URL: this.databaseUrl }, [TenantEntity, ApiTokenEntity]);
+    await ds.initialize();
+    try {
+      const admin = new TokenAdmin(ds);
+      const code = `BENCH${randomBytes(3).toString('hex').toUpperCase()}`;
+      const tenant = await admin.createTenant(code, `Benchmark ${code}`);
+      const { token } = await admin.createToken(code, { scopes: [...ALL_SCOPES], name: 'bench' });
+      return { tenantId: tenant.id, code, token };
+    } finally {
+      await ds.destroy();
+    }
+  }
+
+  async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const client = new Client({ connectionString: this.databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Drops the database and deletes every Redis key of this run. */
+  async destroy(): Promise<void> {
+    if (this.settings.keep) {
+      process.stderr.write(
+        `BENCH_KEEP=1: kept database ${this.databaseName} and Redis keys {${this.runPrefix}*\n`,
+      );
+      return;
+    }
+    await this.admin((c) => c.query(`DROP DATABASE IF EXISTS "${this.databaseName}" WITH (FORCE)`)).catch(
+      (e: Error) => process.stderr.write(`could not drop ${this.databaseName}: ${e.message}\n`),
+    );
+    const redis = new Redis(this.settings.redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `{${this.runPrefix}*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) await redis.unlink(...keys);
+      } while (cursor !== '0');
+    } catch (e) {
+      process.stderr.write(`could not clean Redis keys {${this.runPrefix}*: ${(e as Error).message}\n`);
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  private async admin(work: (c: Client) => Promise<unknown>): Promise<void> {
+    const client = new Client({ connectionString: this.settings.adminDatabaseUrl });
+    await client.connect();
+    try {
+      await work(client);
+    } finally {
+      await client.end();
+    }
+  }
+}
