@@ -233,12 +233,15 @@ describe('platform (HTTP contract of every app)', () => {
     await new TokenAdmin(await stack.db()).revokeToken(fixture.tokenEntity.id);
     // What the CLI does after revoking: tell every replica to drop its cached copy.
     await stack.redis().publish(`{${stack.config.QUEUE_PREFIX}}:token-revoked`, fixture.tokenEntity.id);
-    await new Promise((r) => setTimeout(r, 100));
-    problemOf(
-      await sut.api.post('/api/v1/probe/echo', { name: 'ok' }, { token: fixture.token }),
-      401,
-      'unauthenticated',
+    // Pub/sub is asynchronous: poll for the refusal instead of guessing how long delivery takes.
+    const refused = await eventually(
+      async () => {
+        const res = await sut.api.post('/api/v1/probe/echo', { name: 'ok' }, { token: fixture.token });
+        return res.status !== 200 && res;
+      },
+      { timeoutMs: 5_000, what: 'the revoked token to be refused' },
     );
+    problemOf(refused, 401, 'unauthenticated');
   });
 
   it('records when a token was last used', async () => {
