@@ -60,8 +60,17 @@ describe('notifier replicas and graceful shutdown', () => {
   const distinctIds = (path: string) =>
     new Set(receiver.received.filter((w) => w.path === path).map((w) => String(w.headers['webhook-id'])));
 
-  it('two notifier processes deliver every event, none lost, all signed', async () => {
+  /** Successful attempts one process made, from its own Prometheus counter. */
+  const succeededAttempts = async (url: string) => {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const match = /^webhook_delivery_attempts_total\{outcome="succeeded"\} (\d+)$/m.exec(metrics);
+    return match ? Number(match[1]) : 0;
+  };
+
+  it('two notifier processes share the work and deliver every event, none lost, all signed', async () => {
     const f = await tenantWithEndpoint();
+    // A short delay per answer keeps one worker from draining the queue before the other polls.
+    receiver.setDefault({ status: 200, body: 'ok', delayMs: 50 });
     const [a, b] = await Promise.all([stack.spawnApp('notifier'), stack.spawnApp('notifier')]);
     const ids = await emit(f.tenant.code, 40);
     const path = `/${f.tenant.code}`;
@@ -85,6 +94,16 @@ describe('notifier replicas and graceful shutdown', () => {
         )
       )[0].count as number;
     await eventually(async () => (await succeeded()) === 40, { what: '40 deliveries recorded as succeeded' });
+    // Counted just after the record commits, so poll until the two processes' counts add up.
+    const perProcess = await eventually(
+      async () => {
+        const counts = await Promise.all([succeededAttempts(a.url), succeededAttempts(b.url)]);
+        return counts[0] + counts[1] === 40 && counts;
+      },
+      { what: '40 successful attempts counted across both processes' },
+    );
+    expect(Math.min(...perProcess)).toBeGreaterThan(0);
+    receiver.setDefault({ status: 200, body: 'ok' });
     await Promise.all([a.stop(), b.stop()]);
   });
 
