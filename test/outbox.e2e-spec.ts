@@ -128,6 +128,39 @@ describe('transactional outbox and relay', () => {
     ).toEqual([]);
   });
 
+  it('records many events in one statement and publishes each; one bad datum writes none', async () => {
+    const uow = sut.app.get(UnitOfWork);
+    const personIds = Array.from({ length: 250 }, (_, i) => `bulk-${i}`);
+    const events = await uow.run((tx) =>
+      tx.emitAll(
+        'PERSON_UPDATED',
+        'ACME',
+        personIds.map((personId) => ({ personId, changedFields: ['lastName'] })),
+      ),
+    );
+    expect(new Set(events.map((e) => e.id)).size).toBe(personIds.length);
+    const rows = await db.query(
+      `SELECT data->>'personId' AS "personId" FROM events.outbox WHERE id = ANY($1::uuid[]) ORDER BY 1`,
+      [events.map((e) => e.id)],
+    );
+    expect(rows.map((r: { personId: string }) => r.personId)).toEqual([...personIds].sort());
+    await eventually(async () => (await Promise.all(events.map((e) => queue.getJob(e.id)))).every(Boolean), {
+      what: 'a job per event',
+    });
+
+    await expect(
+      uow.run((tx) =>
+        tx.emitAll('PERSON_UPDATED', 'ACME', [
+          { personId: 'bulk-ok', changedFields: ['lastName'] },
+          { personId: 'bulk-bad', changedFields: [] } as never,
+        ]),
+      ),
+    ).rejects.toThrow(/does not match its schema/);
+    expect(
+      await db.query(`SELECT 1 FROM events.outbox WHERE data->>'personId' IN ('bulk-ok', 'bulk-bad')`),
+    ).toEqual([]);
+  });
+
   it('publishes an event committed by a process that died before publishing (relay woken by NOTIFY)', async () => {
     // Exactly the state a crash between COMMIT and publish leaves: a committed row, no job.
     const event = await db.transaction((manager) =>

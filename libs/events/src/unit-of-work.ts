@@ -5,13 +5,19 @@ import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { requestContext } from '@fincore/platform/context/request-context';
 import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
-import { recordEvent } from './outbox';
+import { recordEvents } from './outbox';
 import { OutboxPublisher } from './outbox-publisher';
 
 export interface Transaction {
   manager: EntityManager;
   /** Records a domain event in this transaction's outbox; published after commit. */
   emit<T extends EventType>(type: T, tenantCode: string, data: EventData<T>): Promise<DomainEvent<T>>;
+  /** Records many events of one type in one statement; published after commit like the rest. */
+  emitAll<T extends EventType>(
+    type: T,
+    tenantCode: string,
+    data: readonly EventData<T>[],
+  ): Promise<DomainEvent<T>[]>;
 }
 
 /**
@@ -30,20 +36,22 @@ export class UnitOfWork {
     options: { isolation?: IsolationLevel } = {},
   ): Promise<R> {
     const emitted: string[] = [];
-    const body = async (manager: EntityManager) =>
-      work({
+    const body = async (manager: EntityManager) => {
+      const emitAll: Transaction['emitAll'] = async (type, tenantCode, data) => {
+        const correlationId = requestContext.requestId() ?? null;
+        const events = await recordEvents(
+          manager,
+          data.map((d) => ({ type, tenantCode, data: d, correlationId })),
+        );
+        emitted.push(...events.map((e) => e.id));
+        return events;
+      };
+      return work({
         manager,
-        emit: async (type, tenantCode, data) => {
-          const event = await recordEvent(manager, {
-            type,
-            tenantCode,
-            data,
-            correlationId: requestContext.requestId() ?? null,
-          });
-          emitted.push(event.id);
-          return event;
-        },
+        emit: async (type, tenantCode, data) => (await emitAll(type, tenantCode, [data]))[0],
+        emitAll,
       });
+    };
     const result = options.isolation
       ? await this.db.transaction(options.isolation, body)
       : await this.db.transaction(body);
