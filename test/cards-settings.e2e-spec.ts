@@ -162,6 +162,7 @@ describe('card-api: card settings change, authorisation check, history', () => {
     expect(history.body.items[0]).toMatchObject({
       version: 2,
       changedFields: ['authorisationTypes.01'],
+      cause: 'SETTINGS_CHANGE',
       previous: standard('00+ 0A+ 0C+ 01+ 20+ 30+'),
       current: standard('00+ 0A+ 0C+ 01- 20+ 30+'),
       tokenId: acme.tokenEntity.id,
@@ -179,9 +180,95 @@ describe('card-api: card settings change, authorisation check, history', () => {
     expect(events[0].data).toEqual({
       cardId,
       changedFields: ['authorisationTypes.01'],
+      cause: 'SETTINGS_CHANGE',
       previous: standard('00+ 0A+ 0C+ 01+ 20+ 30+'),
       current: standard('00+ 0A+ 0C+ 01- 20+ 30+'),
     });
+  });
+
+  it('records a usage-group change in the history and events of every card whose settings it changes', async () => {
+    const group = `H${cardSeq}`;
+    const putGroup = (name: string, codes: string[], requestId: string) =>
+      sut.api.put(
+        `/api/v1/usage-groups/${group}`,
+        { name, allowedServiceCodes: codes },
+        { token: acme.token, headers: { 'x-request-id': requestId } },
+      );
+    await sut.api.post(
+      '/api/v1/usage-groups',
+      { code: group, name: 'ATM', allowedServiceCodes: ['01', '10', '30'] },
+      { token: acme.token },
+    );
+    const [visa, mastercard, outsider] = [
+      await newCard({ usageGroup: group }),
+      await newCard({ usageGroup: group, network: 'MASTERCARD' }),
+      await newCard(),
+    ];
+    const untouched = await footprint(outsider);
+    const historyOf = async (cardId: string) =>
+      (await sut.api.get(`/api/v1/cards/${cardId}/settings/history`, { token: acme.token })).body.items;
+    const eventsOf = async (cardId: string) =>
+      (await stack.db()).query(
+        `SELECT correlation_id, data FROM events.outbox
+          WHERE type = 'CARD_SETTINGS_CHANGED' AND data->>'cardId' = $1 ORDER BY occurred_at, id`,
+        [cardId],
+      );
+
+    // A new name alone changes no card's settings.
+    expect((await putGroup('Cash', ['01', '10', '30'], `rename-${group}`)).status).toBe(200);
+    expect(await historyOf(visa)).toEqual([]);
+    expect(await eventsOf(visa)).toEqual([]);
+
+    // Drop 01 and 10, add 39. 10 is VISA only, so the MASTERCARD card never carried it.
+    expect((await putGroup('Cash', ['30', '39'], `narrow-${group}`)).status).toBe(200);
+    const settings = (spec: string) => ({
+      authorisationTypes: entries(spec),
+      renewable: true,
+      xpaysAllowed: false,
+    });
+    const [visaEntry] = await historyOf(visa);
+    expect(visaEntry).toMatchObject({
+      version: 2,
+      cause: 'USAGE_GROUP_CHANGE',
+      changedFields: ['authorisationTypes.01', 'authorisationTypes.10', 'authorisationTypes.39'],
+      previous: settings('01+ 10+ 30+'),
+      current: settings('30+ 39-'),
+      tokenId: acme.tokenEntity.id,
+      requestId: `narrow-${group}`,
+    });
+    expect((await historyOf(mastercard))[0]).toMatchObject({
+      version: 2,
+      cause: 'USAGE_GROUP_CHANGE',
+      changedFields: ['authorisationTypes.01', 'authorisationTypes.39'],
+      previous: settings('01+ 30+'),
+      current: settings('30+ 39-'),
+    });
+    expect(await eventsOf(visa)).toEqual([
+      {
+        correlation_id: `narrow-${group}`,
+        data: {
+          cardId: visa,
+          cause: 'USAGE_GROUP_CHANGE',
+          changedFields: visaEntry.changedFields,
+          previous: visaEntry.previous,
+          current: visaEntry.current,
+        },
+      },
+    ]);
+    expect((await check(visa, '01')).body).toMatchObject({
+      reason: 'NOT_IN_USAGE_GROUP',
+      settingsVersion: 2,
+    });
+    expect(await footprint(outsider)).toEqual(untouched);
+
+    // The chain goes on unbroken through the card's own next change.
+    expect((await change(visa, settings('30- 39+'))).status).toBe(200);
+    const chain = await historyOf(visa);
+    expect(chain.map((h: { version: number; cause: string }) => [h.version, h.cause])).toEqual([
+      [3, 'SETTINGS_CHANGE'],
+      [2, 'USAGE_GROUP_CHANGE'],
+    ]);
+    expect(chain[0].previous).toEqual(chain[1].current);
   });
 
   it('records nothing and emits nothing when the request repeats the settings in force', async () => {

@@ -45,6 +45,9 @@ export const EVENT_CATALOG = {
           .array(z.string())
           .min(1)
           .describe('e.g. authorisationTypes.0C, renewable, xpaysAllowed'),
+        cause: z
+          .enum(['SETTINGS_CHANGE', 'USAGE_GROUP_CHANGE'])
+          .describe("The card's own settings change, or a change of the codes its usage group allows"),
         previous: z.object({
           authorisationTypes: z.array(z.object({ serviceCode: z.string(), allowed: z.boolean() })),
           renewable: z.boolean(),

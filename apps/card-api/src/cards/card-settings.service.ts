@@ -3,15 +3,24 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import type { z } from 'zod';
 import { Principal, ProblemException, requestContext } from '@fincore/platform';
-import { UnitOfWork } from '@fincore/events';
+import { Transaction, UnitOfWork } from '@fincore/events';
 import type { ChangeCardSettingsBody, HistoryQuery } from './cards.schemas';
-import { changedFields, decideAuthorisation, settingsInForce, toFlags } from './domain/card-settings';
+import {
+  changedFields,
+  decideAuthorisation,
+  flagsWithinGroup,
+  settingsInForce,
+  toFlags,
+} from './domain/card-settings';
 import { isServiceCode } from './domain/service-codes';
 import { CardSettingsChangeEntity } from './entities/card-settings-change.entity';
 import { CardEntity } from './entities/card.entity';
 import { UsageGroupEntity } from './entities/usage-group.entity';
 import { profileOf, settingsOf, toHistoryEntry, toSettingsView } from './mapper';
 import { assertSettingsAcceptable } from './settings-problems';
+
+/** History rows per INSERT when a usage-group change touches many cards (10 parameters a row). */
+const HISTORY_INSERT_BATCH = 1000;
 
 /**
  * Card settings: the change (all or nothing, serialised per card), the settings in force, their
@@ -71,6 +80,7 @@ export class CardSettingsService {
         previous,
         current,
         changedFields: changed,
+        cause: 'SETTINGS_CHANGE',
         tokenId: principal.tokenId,
         requestId: requestContext.requestId() ?? null,
         changedAt,
@@ -78,11 +88,87 @@ export class CardSettingsService {
       await tx.emit('CARD_SETTINGS_CHANGED', principal.tenantCode, {
         cardId,
         changedFields: changed,
+        cause: 'SETTINGS_CHANGE',
         previous,
         current,
       });
       return current;
     });
+  }
+
+  /**
+   * A usage-group change alters the settings in force of the group's cards: codes it drops vanish
+   * from them (their flags too), codes it adds appear as not allowed. Each card whose settings in
+   * force differ gets a new version, a history entry and a CARD_SETTINGS_CHANGED, in the group
+   * change's transaction. The caller holds the group FOR UPDATE; cards are then locked in id order,
+   * after the group, as a settings change locks them.
+   */
+  async applyUsageGroupChange(
+    tx: Transaction,
+    principal: Principal,
+    previousCodes: readonly string[],
+    group: UsageGroupEntity,
+  ): Promise<number> {
+    const cards = await tx.manager.getRepository(CardEntity).find({
+      where: { tenantId: principal.tenantId, usageGroup: group.code },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
+    const changedAt = new Date();
+    const changes = cards.flatMap((card) => {
+      const previous = settingsInForce(
+        card.authorisationTypes,
+        { network: card.network, usageGroupCodes: previousCodes },
+        card.renewable,
+        card.xpaysAllowed,
+      );
+      const flags = flagsWithinGroup(card.authorisationTypes, group.allowedServiceCodes);
+      const current = settingsInForce(flags, profileOf(card, group), card.renewable, card.xpaysAllowed);
+      const changed = changedFields(previous, current);
+      return changed.length ? [{ card, flags, previous, current, changed }] : [];
+    });
+    if (changes.length === 0) return 0;
+    // Set-based: a group may hold many cards, and this runs while the group is locked.
+    await tx.manager.query(
+      `UPDATE cards.cards c SET authorisation_types = v.flags, settings_version = v.version, settings_changed_at = $2
+         FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, flags jsonb, version integer)
+        WHERE c.id = v.id`,
+      [
+        JSON.stringify(
+          changes.map(({ card, flags }) => ({ id: card.id, flags, version: card.settingsVersion + 1 })),
+        ),
+        changedAt,
+      ],
+    );
+    const requestId = requestContext.requestId() ?? null;
+    for (let i = 0; i < changes.length; i += HISTORY_INSERT_BATCH) {
+      await tx.manager.getRepository(CardSettingsChangeEntity).insert(
+        changes.slice(i, i + HISTORY_INSERT_BATCH).map(({ card, previous, current, changed }) => ({
+          tenantId: principal.tenantId,
+          cardId: card.cardId,
+          version: card.settingsVersion + 1,
+          previous,
+          current,
+          changedFields: changed,
+          cause: 'USAGE_GROUP_CHANGE' as const,
+          tokenId: principal.tokenId,
+          requestId,
+          changedAt,
+        })),
+      );
+    }
+    await tx.emitAll(
+      'CARD_SETTINGS_CHANGED',
+      principal.tenantCode,
+      changes.map(({ card, previous, current, changed }) => ({
+        cardId: card.cardId,
+        changedFields: changed,
+        cause: 'USAGE_GROUP_CHANGE' as const,
+        previous,
+        current,
+      })),
+    );
+    return changes.length;
   }
 
   async history(principal: Principal, cardId: string, query: z.infer<typeof HistoryQuery>) {

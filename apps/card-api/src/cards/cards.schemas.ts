@@ -235,6 +235,11 @@ export const SettingsHistoryEntry = z
     version: z.number().int().describe('Settings version this change created'),
     changedAt: z.iso.datetime(),
     changedFields: z.array(z.string()).describe('e.g. authorisationTypes.0C, renewable'),
+    cause: z
+      .enum(['SETTINGS_CHANGE', 'USAGE_GROUP_CHANGE'])
+      .describe(
+        "SETTINGS_CHANGE: the card's settings were changed; USAGE_GROUP_CHANGE: its usage group's codes were",
+      ),
     previous: CardSettingsResponse,
     current: CardSettingsResponse,
     tokenId: z.string().nullable().describe('API token that made the change'),
@@ -261,6 +266,7 @@ export const SettingsHistoryResponse = z
           version: 2,
           changedAt: '2025-11-20T09:30:00.000Z',
           changedFields: ['authorisationTypes.01', 'xpaysAllowed'],
+          cause: 'SETTINGS_CHANGE',
           previous: {
             authorisationTypes: [{ serviceCode: '01', allowed: true }],
             renewable: true,

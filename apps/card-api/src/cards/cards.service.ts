@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { z } from 'zod';
 import { Principal, ProblemException } from '@fincore/platform';
+import { UnitOfWork } from '@fincore/events';
 import type {
   ChangeCardStatusBody,
   CreateAccountBody,
@@ -12,17 +13,22 @@ import type {
 } from './cards.schemas';
 import { applicableServiceCodes, toFlags } from './domain/card-settings';
 import { cardStatusTransition } from './domain/card-status';
-import { inCatalogOrder, SERVICE_CODE_VALUES } from './domain/service-codes';
+import { inCatalogOrder } from './domain/service-codes';
 import { AccountEntity } from './entities/account.entity';
 import { CardEntity } from './entities/card.entity';
 import { UsageGroupEntity } from './entities/usage-group.entity';
 import { toAccountResponse, toCardResponse, toUsageGroupResponse } from './mapper';
+import { CardSettingsService } from './card-settings.service';
 import { assertSettingsAcceptable } from './settings-problems';
 
 /** Provisioning: accounts, usage groups and cards of a tenant. */
 @Injectable()
 export class CardsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly cardSettings: CardSettingsService,
+  ) {}
 
   // ------------------------------------------------------------ accounts
 
@@ -84,23 +90,19 @@ export class CardsService {
   }
 
   /**
-   * Changes what a group allows. A removed code stops applying at once and its flag is dropped from
-   * the group's cards, so a code added to the group (again or for the first time) is not allowed on
-   * its cards until a settings change says so (fail closed). Locks the group, then its cards: the
-   * order a settings change takes too.
+   * Changes what a group allows, with effect on its cards at once: see
+   * CardSettingsService.applyUsageGroupChange. The group is locked first, then its cards: the order
+   * a settings change takes too.
    */
   async updateUsageGroup(principal: Principal, code: string, body: z.infer<typeof UpdateUsageGroupBody>) {
-    return this.db.transaction(async (manager) => {
-      const group = await this.findUsageGroup(manager, principal.tenantId, code, true);
+    return this.uow.run(async (tx) => {
+      const group = await this.findUsageGroup(tx.manager, principal.tenantId, code, true);
+      const previousCodes = group.allowedServiceCodes;
       group.name = body.name;
       group.allowedServiceCodes = inCatalogOrder(body.allowedServiceCodes);
-      const notAllowed = SERVICE_CODE_VALUES.filter((c) => !group.allowedServiceCodes.includes(c));
-      await manager.query(
-        `UPDATE cards.cards SET authorisation_types = authorisation_types - $3::text[]
-          WHERE tenant_id = $1 AND usage_group = $2 AND authorisation_types ?| $3::text[]`,
-        [principal.tenantId, code, notAllowed],
-      );
-      return toUsageGroupResponse(await manager.getRepository(UsageGroupEntity).save(group));
+      const saved = await tx.manager.getRepository(UsageGroupEntity).save(group);
+      await this.cardSettings.applyUsageGroupChange(tx, principal, previousCodes, saved);
+      return toUsageGroupResponse(saved);
     });
   }
 

@@ -72,6 +72,7 @@ export function toHistoryEntry(c: CardSettingsChangeEntity): z.infer<typeof Sett
     version: c.version,
     changedAt: c.changedAt.toISOString(),
     changedFields: c.changedFields,
+    cause: c.cause,
     previous: c.previous,
     current: c.current,
     tokenId: c.tokenId,

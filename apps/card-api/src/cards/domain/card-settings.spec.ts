@@ -5,6 +5,7 @@ import {
   changedFields,
   decideAuthorisation,
   findSettingsViolations,
+  flagsWithinGroup,
   settingsInForce,
   toFlags,
 } from './card-settings';
@@ -156,6 +157,36 @@ describe('changedFields', () => {
       'renewable',
       'xpaysAllowed',
     ]);
+  });
+});
+
+describe('flagsWithinGroup', () => {
+  it('keeps the flags of codes the group still allows and drops the others, allowed or not', () => {
+    const sut = flagsWithinGroup({ '00': true, '01': false, '30': true, '39': false }, ['00', '30']);
+    expect(sut).toEqual({ '00': true, '30': true });
+  });
+
+  it('gives no flag to a code the group newly allows, so it starts as not allowed', () => {
+    const flags = flagsWithinGroup({ '00': true }, ['00', '0A']);
+    expect(flags).toEqual({ '00': true });
+    expect(
+      settingsInForce(flags, { network: 'VISA', usageGroupCodes: ['00', '0A'] }, true, true),
+    ).toMatchObject({
+      authorisationTypes: entries('00+ 0A-'),
+    });
+  });
+
+  it('changes the settings in force by the codes the group added and removed', () => {
+    const card = { '00': true, '01': true };
+    const previous = settingsInForce(card, { network: 'VISA', usageGroupCodes: ['00', '01'] }, true, false);
+    const nextGroup: CardProfile = { network: 'VISA', usageGroupCodes: ['00', '0A'] };
+    const current = settingsInForce(
+      flagsWithinGroup(card, nextGroup.usageGroupCodes),
+      nextGroup,
+      true,
+      false,
+    );
+    expect(changedFields(previous, current)).toEqual(['authorisationTypes.0A', 'authorisationTypes.01']);
   });
 });
 

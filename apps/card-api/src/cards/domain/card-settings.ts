@@ -129,6 +129,21 @@ export function settingsInForce(
   };
 }
 
+/**
+ * The flags a card keeps when its usage group changes: those of codes the group still allows. A
+ * dropped flag is gone for good, so a code the group allows again starts as not allowed (fail closed).
+ */
+export function flagsWithinGroup(
+  flags: AuthorisationFlags,
+  usageGroupCodes: readonly string[],
+): AuthorisationFlags {
+  const allowed = new Set(usageGroupCodes);
+  return Object.fromEntries(Object.entries(flags).filter(([code]) => allowed.has(code)));
+}
+
+/** Why a card's settings in force changed: its own settings change, or a change of its usage group. */
+export type SettingsChangeCause = 'SETTINGS_CHANGE' | 'USAGE_GROUP_CHANGE';
+
 /** Names of what differs, e.g. `authorisationTypes.0C`, `renewable`; empty when nothing changed. */
 export function changedFields(previous: CardSettings, next: CardSettings): string[] {
   const before = new Map(previous.authorisationTypes.map((a) => [a.serviceCode, a.allowed]));

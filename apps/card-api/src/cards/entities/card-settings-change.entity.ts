@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { CardSettings } from '../domain/card-settings';
+import type { CardSettings, SettingsChangeCause } from '../domain/card-settings';
 
 /** One effective change of a card's settings: the audit trail behind GET .../settings/history. */
 @Entity({ schema: 'cards', name: 'card_settings_changes' })
@@ -25,6 +25,9 @@ export class CardSettingsChangeEntity {
 
   @Column({ name: 'changed_fields', type: 'text', array: true })
   changedFields: string[];
+
+  @Column({ type: 'varchar', length: 24 })
+  cause: SettingsChangeCause;
 
   @Column({ name: 'token_id', type: 'uuid', nullable: true })
   tokenId: string | null;

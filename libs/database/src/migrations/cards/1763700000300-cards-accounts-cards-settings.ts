@@ -61,6 +61,7 @@ export class CardsAccountsCardsSettings1763700000300 implements MigrationInterfa
         previous jsonb NOT NULL,
         current jsonb NOT NULL,
         changed_fields text[] NOT NULL,
+        cause varchar(24) NOT NULL DEFAULT 'SETTINGS_CHANGE' CHECK (cause IN ('SETTINGS_CHANGE', 'USAGE_GROUP_CHANGE')),
         token_id uuid,
         request_id varchar(128),
         changed_at timestamptz NOT NULL DEFAULT now(),
