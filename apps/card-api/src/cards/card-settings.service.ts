@@ -6,9 +6,11 @@ import { Principal, ProblemException, requestContext } from '@fincore/platform';
 import { Transaction, UnitOfWork } from '@fincore/events';
 import type { ChangeCardSettingsBody, HistoryQuery } from './cards.schemas';
 import {
+  CardSettings,
   changedFields,
   decideAuthorisation,
   flagsWithinGroup,
+  SettingsChangeCause,
   settingsInForce,
   toFlags,
 } from './domain/card-settings';
@@ -21,6 +23,15 @@ import { assertSettingsAcceptable } from './settings-problems';
 
 /** History rows per INSERT when a usage-group change touches many cards (10 parameters a row). */
 const HISTORY_INSERT_BATCH = 1000;
+
+/** One card's effective change, as the history and the event tell it. */
+interface SettingsChangeRecord {
+  cardId: string;
+  version: number;
+  previous: CardSettings;
+  current: CardSettings;
+  changedFields: string[];
+}
 
 /**
  * Card settings: the change (all or nothing, serialised per card), the settings in force, their
@@ -73,25 +84,9 @@ export class CardSettingsService {
           settingsChangedAt: changedAt,
         },
       );
-      await tx.manager.getRepository(CardSettingsChangeEntity).insert({
-        tenantId: principal.tenantId,
-        cardId,
-        version,
-        previous,
-        current,
-        changedFields: changed,
-        cause: 'SETTINGS_CHANGE',
-        tokenId: principal.tokenId,
-        requestId: requestContext.requestId() ?? null,
-        changedAt,
-      });
-      await tx.emit('CARD_SETTINGS_CHANGED', principal.tenantCode, {
-        cardId,
-        changedFields: changed,
-        cause: 'SETTINGS_CHANGE',
-        previous,
-        current,
-      });
+      await this.record(tx, principal, 'SETTINGS_CHANGE', changedAt, [
+        { cardId, version, previous, current, changedFields: changed },
+      ]);
       return current;
     });
   }
@@ -108,7 +103,7 @@ export class CardSettingsService {
     principal: Principal,
     previousCodes: readonly string[],
     group: UsageGroupEntity,
-  ): Promise<number> {
+  ): Promise<void> {
     const cards = await tx.manager.getRepository(CardEntity).find({
       where: { tenantId: principal.tenantId, usageGroup: group.code },
       order: { id: 'ASC' },
@@ -125,32 +120,54 @@ export class CardSettingsService {
       const flags = flagsWithinGroup(card.authorisationTypes, group.allowedServiceCodes);
       const current = settingsInForce(flags, profileOf(card, group), card.renewable, card.xpaysAllowed);
       const changed = changedFields(previous, current);
-      return changed.length ? [{ card, flags, previous, current, changed }] : [];
+      if (changed.length === 0) return [];
+      const record: SettingsChangeRecord = {
+        cardId: card.cardId,
+        version: card.settingsVersion + 1,
+        previous,
+        current,
+        changedFields: changed,
+      };
+      return [{ id: card.id, flags, record }];
     });
-    if (changes.length === 0) return 0;
+    if (changes.length === 0) return;
     // Set-based: a group may hold many cards, and this runs while the group is locked.
     await tx.manager.query(
       `UPDATE cards.cards c SET authorisation_types = v.flags, settings_version = v.version, settings_changed_at = $2
          FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, flags jsonb, version integer)
         WHERE c.id = v.id`,
       [
-        JSON.stringify(
-          changes.map(({ card, flags }) => ({ id: card.id, flags, version: card.settingsVersion + 1 })),
-        ),
+        JSON.stringify(changes.map(({ id, flags, record }) => ({ id, flags, version: record.version }))),
         changedAt,
       ],
     );
+    await this.record(
+      tx,
+      principal,
+      'USAGE_GROUP_CHANGE',
+      changedAt,
+      changes.map((c) => c.record),
+    );
+  }
+
+  /**
+   * The audit trail and the events of effective changes, in the caller's transaction: a history
+   * entry (who, which request, when) and a CARD_SETTINGS_CHANGED per card, inserted in batches.
+   */
+  private async record(
+    tx: Transaction,
+    principal: Principal,
+    cause: SettingsChangeCause,
+    changedAt: Date,
+    changes: SettingsChangeRecord[],
+  ): Promise<void> {
     const requestId = requestContext.requestId() ?? null;
     for (let i = 0; i < changes.length; i += HISTORY_INSERT_BATCH) {
       await tx.manager.getRepository(CardSettingsChangeEntity).insert(
-        changes.slice(i, i + HISTORY_INSERT_BATCH).map(({ card, previous, current, changed }) => ({
+        changes.slice(i, i + HISTORY_INSERT_BATCH).map((change) => ({
+          ...change,
           tenantId: principal.tenantId,
-          cardId: card.cardId,
-          version: card.settingsVersion + 1,
-          previous,
-          current,
-          changedFields: changed,
-          cause: 'USAGE_GROUP_CHANGE' as const,
+          cause,
           tokenId: principal.tokenId,
           requestId,
           changedAt,
@@ -160,15 +177,14 @@ export class CardSettingsService {
     await tx.emitAll(
       'CARD_SETTINGS_CHANGED',
       principal.tenantCode,
-      changes.map(({ card, previous, current, changed }) => ({
-        cardId: card.cardId,
-        changedFields: changed,
-        cause: 'USAGE_GROUP_CHANGE' as const,
+      changes.map(({ cardId, changedFields, previous, current }) => ({
+        cardId,
+        changedFields,
+        cause,
         previous,
         current,
       })),
     );
-    return changes.length;
   }
 
   async history(principal: Principal, cardId: string, query: z.infer<typeof HistoryQuery>) {
