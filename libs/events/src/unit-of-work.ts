@@ -43,7 +43,8 @@ export class UnitOfWork {
           manager,
           data.map((d) => ({ type, tenantCode, data: d, correlationId })),
         );
-        emitted.push(...events.map((e) => e.id));
+        // A loop, not push(...ids): spreading a very large array overflows the call stack.
+        for (const event of events) emitted.push(event.id);
         return events;
       };
       return work({
