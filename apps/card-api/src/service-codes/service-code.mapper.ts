@@ -1,0 +1,16 @@
+import type { z } from 'zod';
+import type { Language } from '@fincore/platform';
+import { NETWORKS, ServiceCodeDefinition } from './domain/service-codes';
+import type { ServiceCodeResponse } from './service-code.schemas';
+
+export function mapServiceCode(
+  code: ServiceCodeDefinition,
+  language: Language,
+): z.infer<typeof ServiceCodeResponse> {
+  return {
+    serviceCode: code.serviceCode,
+    name: code.name[language],
+    meaning: code.meaning[language],
+    networks: [...(code.networks ?? NETWORKS)],
+  };
+}
