@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Language } from '@fincore/platform';
 import { NETWORKS, ServiceCodeDefinition } from './domain/service-codes';
-import type { ServiceCodeResponse } from './service-code.schemas';
+import type { ServiceCodeListResponse, ServiceCodeResponse } from './service-code.schemas';
 
 export function mapServiceCode(
   code: ServiceCodeDefinition,
@@ -13,4 +13,11 @@ export function mapServiceCode(
     meaning: code.meaning[language],
     networks: [...(code.networks ?? NETWORKS)],
   };
+}
+
+export function mapServiceCodeList(
+  codes: readonly ServiceCodeDefinition[],
+  language: Language,
+): z.infer<typeof ServiceCodeListResponse> {
+  return { items: codes.map((code) => mapServiceCode(code, language)) };
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Headers } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, negotiateLanguage } from '@fincore/platform';
 import { SERVICE_CODES } from './domain/service-codes';
-import { mapServiceCode } from './service-code.mapper';
+import { mapServiceCodeList } from './service-code.mapper';
 import { ServiceCodeListResponse } from './service-code.schemas';
 
 @ApiTags('Service codes')
@@ -19,7 +19,6 @@ export class ServiceCodesController {
     example: ServiceCodeListResponse.meta()?.example,
   })
   list(@Headers('accept-language') acceptLanguage?: string) {
-    const language = negotiateLanguage(acceptLanguage);
-    return { items: SERVICE_CODES.map((code) => mapServiceCode(code, language)) };
+    return mapServiceCodeList(SERVICE_CODES, negotiateLanguage(acceptLanguage));
   }
 }
