@@ -1,5 +1,6 @@
 import { CardApiApp } from '../apps/card-api/src/app.definition';
-import { CardDirectory } from '../apps/card-api/src/cards/card-directory';
+import { AccountRepository } from '../apps/card-api/src/accounts/account.repository';
+import { CardRepository } from '../apps/card-api/src/cards/card.repository';
 import { CARDS_ENTITIES } from '../apps/card-api/src/cards/cards.module';
 import { CardsDemoSeed } from '../apps/card-api/src/cards/demo.seed';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
@@ -115,23 +116,24 @@ describe('card-api: accounts, usage groups, cards (provisioning)', () => {
     expect(card.body.settings).toMatchObject({ renewable: true, xpaysAllowed: false });
     expect((await sut.api.get('/api/v1/cards/MC-1', { token: acme.token })).body).toEqual(card.body);
 
-    const directory = sut.app.get(CardDirectory);
-    expect(await directory.findCard(acme.tenant.id, 'MC-1')).toEqual({
+    const cards = sut.app.get(CardRepository);
+    const accounts = sut.app.get(AccountRepository);
+    expect(await cards.findRef(acme.tenant.id, 'MC-1')).toEqual({
       cardId: 'MC-1',
       accountId: 'ACC-1',
       network: 'MASTERCARD',
       cardType: 'DEBIT',
       status: 'ACTIVE',
     });
-    expect(await directory.findCard(other.tenant.id, 'MC-1')).toBeNull();
-    expect(await directory.findAccount(acme.tenant.id, 'ACC-1')).toEqual({
+    expect(await cards.findRef(other.tenant.id, 'MC-1')).toBeNull();
+    expect(await accounts.findRef(acme.tenant.id, 'ACC-1')).toEqual({
       accountId: 'ACC-1',
       type: 'CURRENT',
       currencyCode: 'EUR',
       status: 'ACTIVE',
       cardTypes: ['DEBIT'],
     });
-    expect(await directory.findAccount(acme.tenant.id, 'NOPE')).toBeNull();
+    expect(await accounts.findRef(acme.tenant.id, 'NOPE')).toBeNull();
   });
 
   it('refuses cards on unknown accounts or usage groups (422), duplicates (409), and changes nothing', async () => {

@@ -1,25 +1,49 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import './cards.messages';
-import { AccountsController } from './accounts.controller';
-import { CardDirectory } from './card-directory';
-import { CardSettingsService } from './card-settings.service';
+import { AccountEntity } from '../accounts/account.entity';
+import { AccountRepository } from '../accounts/account.repository';
+import { AccountsController } from '../accounts/accounts.controller';
+import { AccountsService } from '../accounts/accounts.service';
+import { CardSettingsChangeEntity } from '../card-settings/card-settings-change.entity';
+import { CardSettingsChangeRepository } from '../card-settings/card-settings-change.repository';
+import { CardSettingsController } from '../card-settings/card-settings.controller';
+import { CardSettingsService } from '../card-settings/card-settings.service';
+import { ServiceCodesController } from '../service-codes/service-codes.controller';
+import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
+import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
+import { UsageGroupsController } from '../usage-groups/usage-groups.controller';
+import { UsageGroupsService } from '../usage-groups/usage-groups.service';
+import { CardEntity } from './card.entity';
+import { CardRepository } from './card.repository';
 import { CardsController } from './cards.controller';
 import { CardsService } from './cards.service';
-import { AccountEntity } from './entities/account.entity';
-import { CardSettingsChangeEntity } from './entities/card-settings-change.entity';
-import { CardEntity } from './entities/card.entity';
-import { UsageGroupEntity } from './entities/usage-group.entity';
-import { ServiceCodesController } from './service-codes.controller';
-import { UsageGroupsController } from './usage-groups.controller';
 
 export const CARDS_ENTITIES = [AccountEntity, UsageGroupEntity, CardEntity, CardSettingsChangeEntity];
 
-/** Accounts, usage groups, cards, their settings and authorisation checks. Exports CardDirectory for fee quotation. */
+/**
+ * The card context: accounts, usage groups, cards, their settings and authorisation checks, and
+ * the service-code catalog. Exports the card and account repositories for fee quotation.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature(CARDS_ENTITIES)],
-  controllers: [AccountsController, UsageGroupsController, ServiceCodesController, CardsController],
-  providers: [CardsService, CardSettingsService, CardDirectory],
-  exports: [CardDirectory],
+  controllers: [
+    AccountsController,
+    UsageGroupsController,
+    ServiceCodesController,
+    CardsController,
+    CardSettingsController,
+  ],
+  providers: [
+    AccountRepository,
+    UsageGroupRepository,
+    CardRepository,
+    CardSettingsChangeRepository,
+    AccountsService,
+    UsageGroupsService,
+    CardsService,
+    CardSettingsService,
+  ],
+  exports: [CardRepository, AccountRepository],
 })
 export class CardsModule {}

@@ -1,11 +1,17 @@
 import type { EntityManager } from 'typeorm';
 import type { DemoSeed, TenantEntity } from '@fincore/platform';
-import { applicableServiceCodes } from './domain/card-settings';
-import { SERVICE_CODE_VALUES } from './domain/service-codes';
-import { AccountEntity } from './entities/account.entity';
-import { CardEntity } from './entities/card.entity';
-import { CardSettingsChangeEntity } from './entities/card-settings-change.entity';
-import { UsageGroupEntity } from './entities/usage-group.entity';
+import { AccountEntity } from '../accounts/account.entity';
+import { AccountRepository } from '../accounts/account.repository';
+import { AccountStatus, AccountType } from '../accounts/domain/account';
+import { CardSettingsChangeEntity } from '../card-settings/card-settings-change.entity';
+import { applicableServiceCodes } from '../card-settings/domain/card-settings';
+import { Network, SERVICE_CODE_VALUES } from '../service-codes/domain/service-codes';
+import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
+import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
+import { CardEntity } from './card.entity';
+import { CardRepository } from './card.repository';
+import { CardStatus } from './domain/card-status';
+import { CardType } from './domain/card-type';
 
 const USAGE_GROUPS = [
   {
@@ -18,38 +24,38 @@ const USAGE_GROUPS = [
 ];
 
 const ACCOUNTS = [
-  { accountId: 'ACC-DEMO-001', type: 'CURRENT' as const, currencyCode: 'EUR' },
-  { accountId: 'ACC-DEMO-002', type: 'CREDIT' as const, currencyCode: 'EUR' },
-  { accountId: 'ACC-DEMO-003', type: 'PREPAID' as const, currencyCode: 'EUR' },
+  { accountId: 'ACC-DEMO-001', type: AccountType.CURRENT, currencyCode: 'EUR' },
+  { accountId: 'ACC-DEMO-002', type: AccountType.CREDIT, currencyCode: 'EUR' },
+  { accountId: 'ACC-DEMO-003', type: AccountType.PREPAID, currencyCode: 'EUR' },
 ];
 
 const CARDS = [
   {
     cardId: 'CARD-DEMO-VISA-1',
     accountId: 'ACC-DEMO-001',
-    network: 'VISA' as const,
-    cardType: 'DEBIT' as const,
+    network: Network.VISA,
+    cardType: CardType.DEBIT,
     usageGroup: 'STANDARD_DEBIT',
   },
   {
     cardId: 'CARD-DEMO-MC-1',
     accountId: 'ACC-DEMO-001',
-    network: 'MASTERCARD' as const,
-    cardType: 'DEBIT' as const,
+    network: Network.MASTERCARD,
+    cardType: CardType.DEBIT,
     usageGroup: 'STANDARD_DEBIT',
   },
   {
     cardId: 'CARD-DEMO-VISA-CREDIT-1',
     accountId: 'ACC-DEMO-002',
-    network: 'VISA' as const,
-    cardType: 'CREDIT' as const,
+    network: Network.VISA,
+    cardType: CardType.CREDIT,
     usageGroup: 'VISA_ALL',
   },
   {
     cardId: 'CARD-DEMO-MC-ATM-1',
     accountId: 'ACC-DEMO-003',
-    network: 'MASTERCARD' as const,
-    cardType: 'PREPAID' as const,
+    network: Network.MASTERCARD,
+    cardType: CardType.PREPAID,
     usageGroup: 'ATM_ONLY',
   },
 ];
@@ -64,18 +70,18 @@ export const CardsDemoSeed: DemoSeed = {
   entities: [AccountEntity, UsageGroupEntity, CardEntity, CardSettingsChangeEntity],
   async seed(manager: EntityManager, tenant: TenantEntity) {
     const tenantId = tenant.id;
-    const insert = (entity: Function, values: object[]) =>
-      manager.createQueryBuilder().insert().into(entity).values(values).orIgnore().execute();
-    await insert(
-      UsageGroupEntity,
+    const usageGroups = new UsageGroupRepository(manager.dataSource);
+    const accounts = new AccountRepository(manager.dataSource);
+    const cards = new CardRepository(manager.dataSource, usageGroups);
+    await usageGroups.createMissing(
       USAGE_GROUPS.map((g) => ({ tenantId, ...g })),
+      manager,
     );
-    await insert(
-      AccountEntity,
-      ACCOUNTS.map((a) => ({ tenantId, ...a, status: 'ACTIVE' })),
+    await accounts.createMissing(
+      ACCOUNTS.map((a) => ({ tenantId, ...a, status: AccountStatus.ACTIVE })),
+      manager,
     );
-    await insert(
-      CardEntity,
+    await cards.createMissing(
       CARDS.map((c) => {
         const group = USAGE_GROUPS.find((g) => g.code === c.usageGroup)!;
         const codes = applicableServiceCodes({
@@ -85,7 +91,7 @@ export const CardsDemoSeed: DemoSeed = {
         return {
           tenantId,
           ...c,
-          status: 'ACTIVE',
+          status: CardStatus.ACTIVE,
           authorisationTypes: Object.fromEntries(codes.map((code) => [code, true])),
           renewable: true,
           xpaysAllowed: false,
@@ -93,20 +99,19 @@ export const CardsDemoSeed: DemoSeed = {
           settingsChangedAt: new Date(),
         };
       }),
+      manager,
     );
-    const groups = await manager
-      .getRepository(UsageGroupEntity)
-      .find({ where: { tenantId }, order: { code: 'ASC' } });
-    const accounts = await manager
-      .getRepository(AccountEntity)
-      .find({ where: { tenantId }, order: { accountId: 'ASC' } });
-    const cards = await manager
-      .getRepository(CardEntity)
-      .find({ where: { tenantId }, order: { cardId: 'ASC' } });
     return {
-      usageGroups: groups.map((g) => ({ code: g.code, allowedServiceCodes: g.allowedServiceCodes })),
-      accounts: accounts.map((a) => ({ accountId: a.accountId, type: a.type, currencyCode: a.currencyCode })),
-      cards: cards.map((c) => ({
+      usageGroups: (await usageGroups.listByTenant(tenantId, manager)).map((g) => ({
+        code: g.code,
+        allowedServiceCodes: g.allowedServiceCodes,
+      })),
+      accounts: (await accounts.listByTenant(tenantId, manager)).map((a) => ({
+        accountId: a.accountId,
+        type: a.type,
+        currencyCode: a.currencyCode,
+      })),
+      cards: (await cards.listByTenant(tenantId, manager)).map((c) => ({
         cardId: c.cardId,
         accountId: c.accountId,
         network: c.network,

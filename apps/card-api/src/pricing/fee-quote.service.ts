@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import { Principal, ProblemException } from '@fincore/platform';
-import { AccountRef, CardDirectory } from '../cards/card-directory';
+import { AccountRef, AccountRepository } from '../accounts/account.repository';
+import { CardRepository } from '../cards/card.repository';
 import { QuoteError, quoteFees } from './domain/fee-engine';
 import { toQuoteResponse } from './mapper';
 import { PricingCache } from './pricing-cache';
@@ -32,7 +33,8 @@ function needsCard(account: AccountRef): boolean {
 export class FeeQuoteService {
   constructor(
     private readonly cache: PricingCache,
-    private readonly directory: CardDirectory,
+    private readonly cards: CardRepository,
+    private readonly accounts: AccountRepository,
   ) {}
 
   async calculate(principal: Principal, body: z.infer<typeof CalculateFeesBody>) {
@@ -53,7 +55,7 @@ export class FeeQuoteService {
     }
 
     if (body.cardId !== undefined) {
-      const card = await this.directory.findCard(tenantId, body.cardId);
+      const card = await this.cards.findRef(tenantId, body.cardId);
       if (!card) throw new ProblemException('card_not_found', 404, { cardId: body.cardId });
       if (card.accountId !== body.accountId) {
         throw new ProblemException('card_not_on_account', 422, {
@@ -62,7 +64,7 @@ export class FeeQuoteService {
         });
       }
     } else {
-      const account = await this.directory.findAccount(tenantId, body.accountId);
+      const account = await this.accounts.findRef(tenantId, body.accountId);
       if (!account) throw new ProblemException('account_not_found', 404, { accountId: body.accountId });
       if (needsCard(account)) {
         throw new ProblemException(

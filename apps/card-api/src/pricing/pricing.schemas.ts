@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { isCalendarDate } from './domain/calendar';
 import { fitsMinorUnit, isKnownCurrency, minorUnits, ROUNDING_MODE_NAME } from './domain/currency';
-import { AccountId, CardId } from '../cards/cards.schemas';
+import { AccountId, CardId } from '../identifiers.schemas';
 import { feeRuleProblems } from './domain/fee-rule-document';
 
 // ---------------------------------------------------------------- building blocks

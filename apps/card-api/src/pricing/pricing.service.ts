@@ -4,7 +4,8 @@ import { FieldError, Principal, ProblemException } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, QueryFailedError, Repository } from 'typeorm';
-import { CardDirectory } from '../cards/card-directory';
+import { AccountRepository } from '../accounts/account.repository';
+import { CardRepository } from '../cards/card.repository';
 import { periodsOverlap } from './domain/calendar';
 import type { FeeRuleDocument } from './domain/fee-rule-document';
 import { ExchangeRateEntity } from './entities/exchange-rate.entity';
@@ -42,7 +43,8 @@ export class PricingService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly cache: PricingCache,
-    private readonly directory: CardDirectory,
+    private readonly cards: CardRepository,
+    private readonly accounts: AccountRepository,
     @InjectRepository(TransactionTypeEntity) private readonly types: Repository<TransactionTypeEntity>,
     @InjectRepository(LabelEntity) private readonly labels: Repository<LabelEntity>,
     @InjectRepository(ExchangeRateEntity) private readonly rates: Repository<ExchangeRateEntity>,
@@ -144,10 +146,10 @@ export class PricingService {
 
   /** The account or card a price list is for must be the tenant's (404 otherwise, as everywhere). */
   private async checkOwner(principal: Principal, body: PriceListInput): Promise<void> {
-    if (body.accountId && !(await this.directory.findAccount(principal.tenantId, body.accountId))) {
+    if (body.accountId && !(await this.accounts.findRef(principal.tenantId, body.accountId))) {
       throw new ProblemException('account_not_found', 404, { accountId: body.accountId });
     }
-    if (body.cardId && !(await this.directory.findCard(principal.tenantId, body.cardId))) {
+    if (body.cardId && !(await this.cards.findRef(principal.tenantId, body.cardId))) {
       throw new ProblemException('card_not_found', 404, { cardId: body.cardId });
     }
   }

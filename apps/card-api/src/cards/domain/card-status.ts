@@ -1,4 +1,6 @@
-import type { CardStatus } from './card-settings';
+/** A card's status: ACTIVE and BLOCKED switch both ways; CLOSED is final. */
+export const CardStatus = { ACTIVE: 'ACTIVE', BLOCKED: 'BLOCKED', CLOSED: 'CLOSED' } as const;
+export type CardStatus = (typeof CardStatus)[keyof typeof CardStatus];
 
 export type StatusTransition =
   { kind: 'unchanged' } | { kind: 'change' } | { kind: 'refused'; reason: 'card_closed' };
@@ -6,6 +8,6 @@ export type StatusTransition =
 /** ACTIVE and BLOCKED switch both ways; CLOSED is final (a closed card is never reopened). */
 export function cardStatusTransition(from: CardStatus, to: CardStatus): StatusTransition {
   if (from === to) return { kind: 'unchanged' };
-  if (from === 'CLOSED') return { kind: 'refused', reason: 'card_closed' };
+  if (from === CardStatus.CLOSED) return { kind: 'refused', reason: 'card_closed' };
   return { kind: 'change' };
 }

@@ -1,4 +1,10 @@
-import { inCatalogOrder, isServiceCode, isSupportedByNetwork, Network } from './service-codes';
+import { CardStatus } from '../../cards/domain/card-status';
+import {
+  inCatalogOrder,
+  isServiceCode,
+  isSupportedByNetwork,
+  Network,
+} from '../../service-codes/domain/service-codes';
 
 export interface AuthorisationType {
   serviceCode: string;
@@ -129,6 +135,30 @@ export function settingsInForce(
   };
 }
 
+/** A card's stored settings, as the cards table keeps them. */
+export interface StoredSettings {
+  network: Network;
+  authorisationTypes: AuthorisationFlags;
+  renewable: boolean;
+  xpaysAllowed: boolean;
+}
+
+/** What the settings rules need of a card and its usage group. */
+export function profileOf(
+  card: { network: Network },
+  group: { allowedServiceCodes: readonly string[] },
+): CardProfile {
+  return { network: card.network, usageGroupCodes: group.allowedServiceCodes };
+}
+
+/** The settings in force of a stored card under its usage group. */
+export function settingsOf(
+  card: StoredSettings,
+  group: { allowedServiceCodes: readonly string[] },
+): CardSettings {
+  return settingsInForce(card.authorisationTypes, profileOf(card, group), card.renewable, card.xpaysAllowed);
+}
+
 /**
  * The flags a card keeps when its usage group changes: those of codes the group still allows. A
  * dropped flag is gone for good, so a code the group allows again starts as not allowed (fail closed).
@@ -142,7 +172,11 @@ export function flagsWithinGroup(
 }
 
 /** Why a card's settings in force changed: its own settings change, or a change of its usage group. */
-export type SettingsChangeCause = 'SETTINGS_CHANGE' | 'USAGE_GROUP_CHANGE';
+export const SettingsChangeCause = {
+  SETTINGS_CHANGE: 'SETTINGS_CHANGE',
+  USAGE_GROUP_CHANGE: 'USAGE_GROUP_CHANGE',
+} as const;
+export type SettingsChangeCause = (typeof SettingsChangeCause)[keyof typeof SettingsChangeCause];
 
 /** Names of what differs, e.g. `authorisationTypes.0C`, `renewable`; empty when nothing changed. */
 export function changedFields(previous: CardSettings, next: CardSettings): string[] {
@@ -158,16 +192,17 @@ export function changedFields(previous: CardSettings, next: CardSettings): strin
   ];
 }
 
-export type CardStatus = 'ACTIVE' | 'BLOCKED' | 'CLOSED';
-
 /** Why an authorisation is or is not allowed, most fundamental reason first. */
+export const AuthorisationDecisionReason = {
+  ALLOWED: 'ALLOWED',
+  CARD_CLOSED: 'CARD_CLOSED',
+  CARD_BLOCKED: 'CARD_BLOCKED',
+  NOT_SUPPORTED_BY_NETWORK: 'NOT_SUPPORTED_BY_NETWORK',
+  NOT_IN_USAGE_GROUP: 'NOT_IN_USAGE_GROUP',
+  DISABLED_IN_CARD_SETTINGS: 'DISABLED_IN_CARD_SETTINGS',
+} as const;
 export type AuthorisationDecisionReason =
-  | 'ALLOWED'
-  | 'CARD_CLOSED'
-  | 'CARD_BLOCKED'
-  | 'NOT_SUPPORTED_BY_NETWORK'
-  | 'NOT_IN_USAGE_GROUP'
-  | 'DISABLED_IN_CARD_SETTINGS';
+  (typeof AuthorisationDecisionReason)[keyof typeof AuthorisationDecisionReason];
 
 export interface AuthorisationDecision {
   allowed: boolean;
@@ -180,10 +215,12 @@ export function decideAuthorisation(
   serviceCode: string,
 ): AuthorisationDecision {
   const deny = (reason: AuthorisationDecisionReason) => ({ allowed: false, reason });
-  if (card.status === 'CLOSED') return deny('CARD_CLOSED');
-  if (card.status === 'BLOCKED') return deny('CARD_BLOCKED');
-  if (!isSupportedByNetwork(serviceCode, card.network)) return deny('NOT_SUPPORTED_BY_NETWORK');
-  if (!card.usageGroupCodes.includes(serviceCode)) return deny('NOT_IN_USAGE_GROUP');
-  if (card.flags[serviceCode] !== true) return deny('DISABLED_IN_CARD_SETTINGS');
-  return { allowed: true, reason: 'ALLOWED' };
+  if (card.status === CardStatus.CLOSED) return deny(AuthorisationDecisionReason.CARD_CLOSED);
+  if (card.status === CardStatus.BLOCKED) return deny(AuthorisationDecisionReason.CARD_BLOCKED);
+  if (!isSupportedByNetwork(serviceCode, card.network))
+    return deny(AuthorisationDecisionReason.NOT_SUPPORTED_BY_NETWORK);
+  if (!card.usageGroupCodes.includes(serviceCode))
+    return deny(AuthorisationDecisionReason.NOT_IN_USAGE_GROUP);
+  if (card.flags[serviceCode] !== true) return deny(AuthorisationDecisionReason.DISABLED_IN_CARD_SETTINGS);
+  return { allowed: true, reason: AuthorisationDecisionReason.ALLOWED };
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { CardSettings, SettingsChangeCause } from '../domain/card-settings';
+import type { CardSettings, SettingsChangeCause } from './domain/card-settings';
 
 /** One effective change of a card's settings: the audit trail behind GET .../settings/history. */
 @Entity({ schema: 'cards', name: 'card_settings_changes' })

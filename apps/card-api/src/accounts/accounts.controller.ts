@@ -9,14 +9,15 @@ import {
 } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
-import { AccountId, AccountResponse, CreateAccountBody } from './cards.schemas';
-import { CardsService } from './cards.service';
+import { AccountId } from '../identifiers.schemas';
+import { AccountResponse, CreateAccountBody } from './account.schemas';
+import { AccountsService } from './accounts.service';
 
 /** Card accounts. Writes need cards:write: accounts are provisioned together with the cards on them. */
 @ApiTags('Accounts')
 @Controller('api/v1/accounts')
 export class AccountsController {
-  constructor(private readonly cards: CardsService) {}
+  constructor(private readonly accounts: AccountsService) {}
 
   @Post()
   @ApiAuth('cards:write')
@@ -30,7 +31,7 @@ export class AccountsController {
     @Body({ schema: CreateAccountBody }) body: z.infer<typeof CreateAccountBody>,
     @CurrentPrincipal() principal: Principal,
   ) {
-    return this.cards.createAccount(principal, body);
+    return this.accounts.createAccount(principal, body);
   }
 
   @Get(':accountId')
@@ -45,6 +46,6 @@ export class AccountsController {
     @Param('accountId', { schema: AccountId }) accountId: string,
     @CurrentPrincipal() principal: Principal,
   ) {
-    return this.cards.getAccount(principal, accountId);
+    return this.accounts.getAccount(principal, accountId);
   }
 }

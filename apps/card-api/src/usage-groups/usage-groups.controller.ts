@@ -9,19 +9,19 @@ import {
 } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
+import { UsageGroupCode } from '../identifiers.schemas';
 import {
   CreateUsageGroupBody,
   UpdateUsageGroupBody,
-  UsageGroupCode,
   UsageGroupListResponse,
   UsageGroupResponse,
-} from './cards.schemas';
-import { CardsService } from './cards.service';
+} from './usage-group.schemas';
+import { UsageGroupsService } from './usage-groups.service';
 
 @ApiTags('Usage groups')
 @Controller('api/v1/usage-groups')
 export class UsageGroupsController {
-  constructor(private readonly cards: CardsService) {}
+  constructor(private readonly usageGroups: UsageGroupsService) {}
 
   @Post()
   @ApiAuth('cards:write')
@@ -35,7 +35,7 @@ export class UsageGroupsController {
     @Body({ schema: CreateUsageGroupBody }) body: z.infer<typeof CreateUsageGroupBody>,
     @CurrentPrincipal() principal: Principal,
   ) {
-    return this.cards.createUsageGroup(principal, body);
+    return this.usageGroups.createUsageGroup(principal, body);
   }
 
   @Get()
@@ -46,7 +46,7 @@ export class UsageGroupsController {
     example: { items: [UsageGroupResponse.meta()?.example] },
   })
   list(@CurrentPrincipal() principal: Principal) {
-    return this.cards.listUsageGroups(principal);
+    return this.usageGroups.listUsageGroups(principal);
   }
 
   @Get(':code')
@@ -55,7 +55,7 @@ export class UsageGroupsController {
   @ApiOkResponse({ standardSchema: UsageGroupResponse, example: UsageGroupResponse.meta()?.example })
   @ApiNotFoundResponse({ description: 'usage_group_not_found', content: PROBLEM_CONTENT })
   get(@Param('code', { schema: UsageGroupCode }) code: string, @CurrentPrincipal() principal: Principal) {
-    return this.cards.getUsageGroup(principal, code);
+    return this.usageGroups.getUsageGroup(principal, code);
   }
 
   @Put(':code')
@@ -72,6 +72,6 @@ export class UsageGroupsController {
     @Body({ schema: UpdateUsageGroupBody }) body: z.infer<typeof UpdateUsageGroupBody>,
     @CurrentPrincipal() principal: Principal,
   ) {
-    return this.cards.updateUsageGroup(principal, code, body);
+    return this.usageGroups.updateUsageGroup(principal, code, body);
   }
 }

@@ -6,11 +6,12 @@ import {
   decideAuthorisation,
   findSettingsViolations,
   flagsWithinGroup,
+  profileOf,
+  settingsOf,
   settingsInForce,
   toFlags,
 } from './card-settings';
-import { cardStatusTransition } from './card-status';
-import { SERVICE_CODE_VALUES } from './service-codes';
+import { SERVICE_CODE_VALUES } from '../../service-codes/domain/service-codes';
 
 const visaDebit: CardProfile = { network: 'VISA', usageGroupCodes: ['00', '0A', '01', '10'] };
 const mastercardAll: CardProfile = { network: 'MASTERCARD', usageGroupCodes: [...SERVICE_CODE_VALUES] };
@@ -19,26 +20,6 @@ const entries = (spec: string): AuthorisationType[] =>
   spec.split(' ').map((token) => ({ serviceCode: token.slice(0, -1), allowed: token.endsWith('+') }));
 const allCodes = (allowed: boolean) =>
   entries(SERVICE_CODE_VALUES.map((c) => `${c}${allowed ? '+' : '-'}`).join(' '));
-
-describe('service-code catalog', () => {
-  it('holds the 13 codes of the specification in its order', () => {
-    expect(SERVICE_CODE_VALUES).toEqual([
-      '00',
-      '0A',
-      '0C',
-      '0M',
-      '01',
-      '09',
-      '10',
-      '11',
-      '20',
-      '21',
-      '28',
-      '30',
-      '39',
-    ]);
-  });
-});
 
 describe('applicableServiceCodes', () => {
   it("is the usage group's codes in catalog order", () => {
@@ -231,15 +212,24 @@ describe('decideAuthorisation', () => {
   });
 });
 
-describe('cardStatusTransition', () => {
-  it('lets ACTIVE and BLOCKED switch both ways and close', () => {
-    expect(cardStatusTransition('ACTIVE', 'BLOCKED')).toEqual({ kind: 'change' });
-    expect(cardStatusTransition('BLOCKED', 'ACTIVE')).toEqual({ kind: 'change' });
-    expect(cardStatusTransition('BLOCKED', 'CLOSED')).toEqual({ kind: 'change' });
+describe('profileOf and settingsOf', () => {
+  const card = {
+    network: 'MASTERCARD' as const,
+    authorisationTypes: { '00': true, '10': true, '01': false },
+    renewable: false,
+    xpaysAllowed: true,
+  };
+  const group = { allowedServiceCodes: ['01', '10', '00'] };
+
+  it("takes the card's network and its group's codes as the profile", () => {
+    expect(profileOf(card, group)).toEqual({ network: 'MASTERCARD', usageGroupCodes: ['01', '10', '00'] });
   });
 
-  it('treats the same status as no change and a closed card as final', () => {
-    expect(cardStatusTransition('ACTIVE', 'ACTIVE')).toEqual({ kind: 'unchanged' });
-    expect(cardStatusTransition('CLOSED', 'ACTIVE')).toEqual({ kind: 'refused', reason: 'card_closed' });
+  it('shows the stored flags of the codes that apply to the card under its group', () => {
+    expect(settingsOf(card, group)).toEqual({
+      authorisationTypes: entries('00+ 01-'),
+      renewable: false,
+      xpaysAllowed: true,
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { AuthorisationFlags, CardStatus } from '../domain/card-settings';
-import type { Network } from '../domain/service-codes';
-
-export type CardType = 'DEBIT' | 'CREDIT' | 'PREPAID' | 'GIFT';
+import type { AuthorisationFlags } from '../card-settings/domain/card-settings';
+import type { Network } from '../service-codes/domain/service-codes';
+import type { CardStatus } from './domain/card-status';
+import type { CardType } from './domain/card-type';
 
 @Entity({ schema: 'cards', name: 'cards' })
 export class CardEntity {

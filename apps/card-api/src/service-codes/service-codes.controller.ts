@@ -1,8 +1,9 @@
 import { Controller, Get, Headers } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, negotiateLanguage } from '@fincore/platform';
-import { ServiceCodeListResponse } from './cards.schemas';
-import { NETWORKS, SERVICE_CODES } from './domain/service-codes';
+import { SERVICE_CODES } from './domain/service-codes';
+import { mapServiceCodeList } from './service-code.mapper';
+import { ServiceCodeListResponse } from './service-code.schemas';
 
 @ApiTags('Service codes')
 @Controller('api/v1/service-codes')
@@ -18,14 +19,6 @@ export class ServiceCodesController {
     example: ServiceCodeListResponse.meta()?.example,
   })
   list(@Headers('accept-language') acceptLanguage?: string) {
-    const language = negotiateLanguage(acceptLanguage);
-    return {
-      items: SERVICE_CODES.map((c) => ({
-        serviceCode: c.serviceCode,
-        name: c.name[language],
-        meaning: c.meaning[language],
-        networks: [...(c.networks ?? NETWORKS)],
-      })),
-    };
+    return mapServiceCodeList(SERVICE_CODES, negotiateLanguage(acceptLanguage));
   }
 }

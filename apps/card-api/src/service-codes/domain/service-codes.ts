@@ -1,9 +1,7 @@
-/**
- * The service codes (authorisation types) of the interface specification, in its order. The
- * catalog is fixed by the card networks, not by tenants, so it lives in code, not in a table.
- */
-export type Network = 'VISA' | 'MASTERCARD';
-export const NETWORKS = ['VISA', 'MASTERCARD'] as const;
+/** Card networks; some service codes exist on one of them only. */
+export const Network = { VISA: 'VISA', MASTERCARD: 'MASTERCARD' } as const;
+export type Network = (typeof Network)[keyof typeof Network];
+export const NETWORKS: readonly Network[] = Object.values(Network);
 
 export interface ServiceCodeDefinition {
   serviceCode: string;
@@ -13,6 +11,10 @@ export interface ServiceCodeDefinition {
   networks: readonly Network[] | null;
 }
 
+/**
+ * The service codes (authorisation types) of the interface specification, in its order. The
+ * catalog is fixed by the card networks, not by tenants, so it lives in code, not in a table.
+ */
 export const SERVICE_CODES: readonly ServiceCodeDefinition[] = [
   {
     serviceCode: '00',

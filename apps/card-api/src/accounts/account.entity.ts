@@ -1,7 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-export type AccountType = 'CURRENT' | 'CREDIT' | 'PREPAID';
-export type AccountStatus = 'ACTIVE' | 'BLOCKED' | 'CLOSED';
+import type { AccountStatus, AccountType } from './domain/account';
 
 @Entity({ schema: 'cards', name: 'accounts' })
 export class AccountEntity {

@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { TenantScopedRepository } from '../tenant-scoped.repository';
+import type { AuthorisationFlags } from '../card-settings/domain/card-settings';
+import type { Network } from '../service-codes/domain/service-codes';
+import type { UsageGroupEntity } from '../usage-groups/usage-group.entity';
+import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
+import { CardEntity } from './card.entity';
+import type { CardStatus } from './domain/card-status';
+import type { CardType } from './domain/card-type';
+
+export type NewCard = Omit<CardEntity, 'id' | 'createdAt'>;
+
+/** A card with the usage group whose rules apply to it. */
+export interface CardWithUsageGroup {
+  card: CardEntity;
+  group: UsageGroupEntity;
+}
+
+/** What other contexts of the card API (fee quotation, price lists) need to know of a card. */
+export interface CardRef {
+  cardId: string;
+  accountId: string;
+  network: Network;
+  cardType: CardType;
+  status: CardStatus;
+}
+
+/** A card's stored settings after a change. */
+export type SettingsUpdate = Pick<
+  CardEntity,
+  'authorisationTypes' | 'renewable' | 'xpaysAllowed' | 'settingsVersion' | 'settingsChangedAt'
+>;
+
+/** The new flags and version of one card whose usage group changed. */
+export interface FlagsUpdate {
+  id: string;
+  flags: AuthorisationFlags;
+  version: number;
+}
+
+/**
+ * The one owner of `cards.cards` (the settings live on the card's row; their history has its own
+ * repository).
+ *
+ * Lock order of the card context, so that no two changes deadlock: the usage group first (FOR SHARE
+ * to change a card, FOR UPDATE to change the group), then the card or the group's cards FOR UPDATE
+ * in id order.
+ */
+@Injectable()
+export class CardRepository extends TenantScopedRepository {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    private readonly usageGroups: UsageGroupRepository,
+  ) {
+    super(db);
+  }
+
+  /** Inserts the card and returns it, or null when the tenant already has one of that id. */
+  async createIfNew(card: NewCard, manager: EntityManager): Promise<CardEntity | null> {
+    if (!(await this.insertIgnoringConflicts(CardEntity, [card], manager))) return null;
+    return manager
+      .getRepository(CardEntity)
+      .findOneByOrFail({ tenantId: card.tenantId, cardId: card.cardId });
+  }
+
+  /** Inserts the cards whose ids are free and leaves the others as they are (demo data). */
+  async createMissing(cards: NewCard[], manager: EntityManager): Promise<void> {
+    await this.insertIgnoringConflicts(CardEntity, cards, manager);
+  }
+
+  listByTenant(tenantId: string, manager: EntityManager = this.db.manager): Promise<CardEntity[]> {
+    return manager.getRepository(CardEntity).find({ where: { tenantId }, order: { cardId: 'ASC' } });
+  }
+
+  /** The card and its usage group as committed, unlocked: the group first, then the card. */
+  async findWithUsageGroup(tenantId: string, cardId: string): Promise<CardWithUsageGroup | null> {
+    const manager = this.db.manager;
+    const group = await this.usageGroups.findGroupOfCard(tenantId, cardId, manager);
+    const card = group && (await manager.getRepository(CardEntity).findOne({ where: { tenantId, cardId } }));
+    return group && card ? { card, group } : null;
+  }
+
+  /**
+   * The card and its usage group, for a change of the card (its settings or its status): the group
+   * FOR SHARE first, so a concurrent change of the group waits and the rules checked stay in force,
+   * then the card FOR UPDATE, so changes of one card run one after the other.
+   */
+  async lockCardForChange(
+    tenantId: string,
+    cardId: string,
+    manager: EntityManager,
+  ): Promise<CardWithUsageGroup | null> {
+    const group = await this.usageGroups.lockGroupOfCardForShare(tenantId, cardId, manager);
+    const card =
+      group &&
+      (await manager
+        .getRepository(CardEntity)
+        .findOne({ where: { tenantId, cardId }, lock: { mode: 'pessimistic_write' } }));
+    return group && card ? { card, group } : null;
+  }
+
+  /** The cards of a usage group, locked FOR UPDATE in id order; the caller holds the group FOR UPDATE. */
+  lockCardsOfUsageGroup(tenantId: string, usageGroup: string, manager: EntityManager): Promise<CardEntity[]> {
+    return manager.getRepository(CardEntity).find({
+      where: { tenantId, usageGroup },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  async updateStatus(id: string, status: CardStatus, manager: EntityManager): Promise<void> {
+    await manager.getRepository(CardEntity).update({ id }, { status });
+  }
+
+  async updateSettings(id: string, settings: SettingsUpdate, manager: EntityManager): Promise<void> {
+    await manager.getRepository(CardEntity).update({ id }, settings);
+  }
+
+  /** New flags and versions of many cards in one statement: a group may hold many cards. */
+  async updateFlagsOfCards(updates: FlagsUpdate[], changedAt: Date, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE cards.cards c SET authorisation_types = v.flags, settings_version = v.version, settings_changed_at = $2
+         FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, flags jsonb, version integer)
+        WHERE c.id = v.id`,
+      [JSON.stringify(updates), changedAt],
+    );
+  }
+
+  /** Plain SQL on purpose: this is on the fee quote's hot path, where the query builder's cost shows. */
+  async findRef(tenantId: string, cardId: string): Promise<CardRef | null> {
+    const [row] = (await this.db.query(
+      `SELECT card_id, account_id, network, card_type, status FROM cards.cards WHERE tenant_id = $1 AND card_id = $2`,
+      [tenantId, cardId],
+    )) as Array<{
+      card_id: string;
+      account_id: string;
+      network: Network;
+      card_type: CardType;
+      status: CardStatus;
+    }>;
+    return row
+      ? {
+          cardId: row.card_id,
+          accountId: row.account_id,
+          network: row.network,
+          cardType: row.card_type,
+          status: row.status,
+        }
+      : null;
+  }
+}

@@ -1,0 +1,29 @@
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryDeepPartialEntity } from 'typeorm';
+
+/**
+ * What the card context's repositories share. Their tables hold rows of many tenants, each keyed
+ * by a business id the tenant chooses; every query is tenant-scoped. Methods that may run in the
+ * caller's transaction take its EntityManager last (locking ones require it).
+ */
+export abstract class TenantScopedRepository {
+  protected constructor(protected readonly db: DataSource) {}
+
+  /**
+   * INSERT … ON CONFLICT DO NOTHING: a taken business id is the caller's answer (409, or "already
+   * there" for demo data), not a failed statement. True when the first row went in.
+   */
+  protected async insertIgnoringConflicts<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    rows: QueryDeepPartialEntity<T>[],
+    manager: EntityManager = this.db.manager,
+  ): Promise<boolean> {
+    const inserted = await manager
+      .getRepository(entity)
+      .createQueryBuilder()
+      .insert()
+      .values(rows)
+      .orIgnore()
+      .execute();
+    return inserted.identifiers.length > 0 && !!inserted.identifiers[0];
+  }
+}

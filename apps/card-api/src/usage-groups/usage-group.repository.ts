@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { TenantScopedRepository } from '../tenant-scoped.repository';
+import { UsageGroupEntity } from './usage-group.entity';
+
+export type NewUsageGroup = Pick<UsageGroupEntity, 'tenantId' | 'code' | 'name' | 'allowedServiceCodes'>;
+
+/**
+ * The one owner of `cards.usage_groups`.
+ *
+ * Lock order of the card context: a usage group before any of its cards (see CardRepository).
+ */
+@Injectable()
+export class UsageGroupRepository extends TenantScopedRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
+  /** Inserts the group and returns it, or null when the tenant already has one of that code. */
+  async createIfNew(group: NewUsageGroup): Promise<UsageGroupEntity | null> {
+    if (!(await this.insertIgnoringConflicts(UsageGroupEntity, [group]))) return null;
+    return this.db
+      .getRepository(UsageGroupEntity)
+      .findOneByOrFail({ tenantId: group.tenantId, code: group.code });
+  }
+
+  /** Inserts the groups whose codes are free and leaves the others as they are (demo data). */
+  async createMissing(groups: NewUsageGroup[], manager: EntityManager): Promise<void> {
+    await this.insertIgnoringConflicts(UsageGroupEntity, groups, manager);
+  }
+
+  findByCode(
+    tenantId: string,
+    code: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<UsageGroupEntity | null> {
+    return manager.getRepository(UsageGroupEntity).findOne({ where: { tenantId, code } });
+  }
+
+  listByTenant(tenantId: string, manager: EntityManager = this.db.manager): Promise<UsageGroupEntity[]> {
+    return manager.getRepository(UsageGroupEntity).find({ where: { tenantId }, order: { code: 'ASC' } });
+  }
+
+  /** The group, locked FOR SHARE: a concurrent change of the group waits until the caller commits. */
+  lockForShare(tenantId: string, code: string, manager: EntityManager): Promise<UsageGroupEntity | null> {
+    return manager
+      .getRepository(UsageGroupEntity)
+      .findOne({ where: { tenantId, code }, lock: { mode: 'pessimistic_read' } });
+  }
+
+  /** The group, locked FOR UPDATE before it is changed. */
+  lockForUpdate(tenantId: string, code: string, manager: EntityManager): Promise<UsageGroupEntity | null> {
+    return manager
+      .getRepository(UsageGroupEntity)
+      .findOne({ where: { tenantId, code }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  save(group: UsageGroupEntity, manager: EntityManager): Promise<UsageGroupEntity> {
+    return manager.getRepository(UsageGroupEntity).save(group);
+  }
+
+  /** The usage group of a card, found by the card's id in one statement. */
+  findGroupOfCard(
+    tenantId: string,
+    cardId: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<UsageGroupEntity | null> {
+    return this.groupOfCard(tenantId, cardId, manager).getOne();
+  }
+
+  /** The usage group of a card, locked FOR SHARE: the group's rules stay in force until commit. */
+  lockGroupOfCardForShare(
+    tenantId: string,
+    cardId: string,
+    manager: EntityManager,
+  ): Promise<UsageGroupEntity | null> {
+    return this.groupOfCard(tenantId, cardId, manager).setLock('pessimistic_read').getOne();
+  }
+
+  private groupOfCard(tenantId: string, cardId: string, manager: EntityManager) {
+    return manager
+      .getRepository(UsageGroupEntity)
+      .createQueryBuilder('g')
+      .where('g.tenant_id = :tenantId', { tenantId })
+      .andWhere(
+        'g.code = (SELECT c.usage_group FROM cards.cards c WHERE c.tenant_id = :tenantId AND c.card_id = :cardId)',
+        { cardId },
+      );
+  }
+}
