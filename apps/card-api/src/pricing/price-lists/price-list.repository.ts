@@ -45,12 +45,7 @@ export class PriceListRepository {
 
   list(tenantId: string, filter: PriceListFilter): Promise<PriceListEntity[]> {
     return this.db.getRepository(PriceListEntity).find({
-      where: {
-        tenantId,
-        ...(filter.level ? { level: filter.level } : {}),
-        ...(filter.accountId ? { accountId: filter.accountId } : {}),
-        ...(filter.cardId ? { cardId: filter.cardId } : {}),
-      },
+      where: { tenantId, ...ownerColumns(filter) },
       order: { level: 'ASC', code: 'ASC', validFrom: 'ASC' },
     });
   }
@@ -78,12 +73,7 @@ export class PriceListRepository {
   /** Every list of the same owner at the same level (null owner columns need no filter). */
   findSameOwner(manager: EntityManager, owner: PriceListOwner): Promise<PriceListEntity[]> {
     return manager.getRepository(PriceListEntity).find({
-      where: {
-        tenantId: owner.tenantId,
-        level: owner.level,
-        ...(owner.accountId ? { accountId: owner.accountId } : {}),
-        ...(owner.cardId ? { cardId: owner.cardId } : {}),
-      },
+      where: { tenantId: owner.tenantId, ...ownerColumns(owner) },
     });
   }
 
@@ -111,6 +101,15 @@ export class PriceListRepository {
     const { affected } = await manager.getRepository(PriceListEntity).delete({ tenantId, id });
     return Boolean(affected);
   }
+}
+
+/** Conditions on the owner columns given; an absent or null one is not filtered on. */
+function ownerColumns(filter: PriceListFilter | PriceListOwner) {
+  return {
+    ...(filter.level ? { level: filter.level } : {}),
+    ...(filter.accountId ? { accountId: filter.accountId } : {}),
+    ...(filter.cardId ? { cardId: filter.cardId } : {}),
+  };
 }
 
 async function translateConflicts<T>(write: () => Promise<T>): Promise<T> {
