@@ -73,7 +73,7 @@ describe('card-api: accounts, usage groups, cards (provisioning)', () => {
     expect(await count('accounts')).toBe(before);
   });
 
-  it('provisions a card with default settings from its usage group and exposes it through CardDirectory', async () => {
+  it('provisions a card with default settings from its usage group and exposes it to fee quotation through CardRepository and AccountRepository', async () => {
     const group = await sut.api.post(
       '/api/v1/usage-groups',
       {

@@ -1,15 +1,18 @@
 import type { EntityManager } from 'typeorm';
 import type { DemoSeed, TenantEntity } from '@fincore/platform';
-import { ExchangeRateEntity } from './entities/exchange-rate.entity';
-import { LabelEntity } from './entities/label.entity';
-import { PriceListEntity } from './entities/price-list.entity';
-import { TransactionTypeEntity } from './entities/transaction-type.entity';
+import { CatalogRepository } from './catalogs/catalog.repository';
+import { LabelEntity } from './catalogs/label.entity';
+import { TransactionTypeEntity } from './catalogs/transaction-type.entity';
 import {
   STANDARD_EXCHANGE_RATES,
   STANDARD_LABELS,
   STANDARD_PRICE_LIST_RULES,
   STANDARD_TRANSACTION_TYPES,
 } from './domain/standard-catalog';
+import { ExchangeRateEntity } from './exchange-rates/exchange-rate.entity';
+import { ExchangeRateRepository } from './exchange-rates/exchange-rate.repository';
+import { PriceListEntity } from './price-lists/price-list.entity';
+import { PriceListRepository } from './price-lists/price-list.repository';
 
 export const DEMO_PRICE_LIST_CODE = 'DEMO-STANDARD-2026';
 
@@ -23,44 +26,26 @@ export const PricingDemoSeed: DemoSeed = {
   entities: [TransactionTypeEntity, LabelEntity, PriceListEntity, ExchangeRateEntity],
   async seed(manager: EntityManager, tenant: TenantEntity) {
     const tenantId = tenant.id;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(TransactionTypeEntity)
-      .values(STANDARD_TRANSACTION_TYPES.map((t) => ({ tenantId, ...t })))
-      .orIgnore()
-      .execute();
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(LabelEntity)
-      .values(STANDARD_LABELS.map((l) => ({ tenantId, ...l })))
-      .orIgnore()
-      .execute();
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(ExchangeRateEntity)
-      .values(STANDARD_EXCHANGE_RATES.map((r) => ({ tenantId, ...r })))
-      .orIgnore()
-      .execute();
-    const lists = manager.getRepository(PriceListEntity);
-    let list = await lists.findOne({ where: { tenantId, code: DEMO_PRICE_LIST_CODE } });
-    const hasTenantDefault = list ?? (await lists.findOne({ where: { tenantId, level: 'TENANT' } }));
+    const catalog = new CatalogRepository(manager.dataSource);
+    const rates = new ExchangeRateRepository(manager.dataSource);
+    const priceLists = new PriceListRepository(manager.dataSource);
+    await catalog.insertMissingTransactionTypes(manager, tenantId, STANDARD_TRANSACTION_TYPES);
+    await catalog.insertMissingLabels(manager, tenantId, STANDARD_LABELS);
+    await rates.insertMissing(manager, tenantId, STANDARD_EXCHANGE_RATES);
+    let list = await priceLists.findByCode(manager, tenantId, DEMO_PRICE_LIST_CODE);
+    const hasTenantDefault = list ?? (await priceLists.findTenantDefault(manager, tenantId));
     if (!hasTenantDefault) {
-      list = await lists.save(
-        lists.create({
-          tenantId,
-          code: DEMO_PRICE_LIST_CODE,
-          name: 'Standard tariff 2026 (demo)',
-          level: 'TENANT',
-          accountId: null,
-          cardId: null,
-          validFrom: '2026-01-01',
-          validTo: null,
-          rules: STANDARD_PRICE_LIST_RULES,
-        }),
-      );
+      list = await priceLists.insert(manager, {
+        tenantId,
+        code: DEMO_PRICE_LIST_CODE,
+        name: 'Standard tariff 2026 (demo)',
+        level: 'TENANT',
+        accountId: null,
+        cardId: null,
+        validFrom: '2026-01-01',
+        validTo: null,
+        rules: STANDARD_PRICE_LIST_RULES,
+      });
     }
     return {
       transactionTypes: STANDARD_TRANSACTION_TYPES.map((t) => t.code),

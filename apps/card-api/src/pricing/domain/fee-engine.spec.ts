@@ -1,8 +1,7 @@
 import Decimal from 'decimal.js';
-import { isCalendarDate, periodsOverlap } from './calendar';
-import { fitsMinorUnit, formatAmount, isKnownCurrency, roundToMinorUnit } from './currency';
+import { formatAmount } from './currency';
 import { priceTiers, QuoteError, quoteFees, rateOn, resolvePriceList, ruleMatches } from './fee-engine';
-import { feeRuleProblems, FeeRuleDocument, toFeeRule, toPriceList } from './fee-rule-document';
+import { toFeeRule, toPriceList } from './fee-rule-document';
 import type { ExchangeRate, PriceList, Transaction } from './pricing-model';
 import { PREMIUM_CARD_RULES, STANDARD_EXCHANGE_RATES, STANDARD_PRICE_LIST_RULES } from './standard-catalog';
 
@@ -48,61 +47,6 @@ const summary = (t: Transaction, lists: PriceList[] = [standard]) => {
     fees: Object.fromEntries(q.fees.map((f) => [f.feeTypeCode, formatAmount(f.amount, f.currencyCode)])),
   };
 };
-
-describe('currency', () => {
-  it('knows the minor units of ISO 4217 currencies and refuses unknown codes', () => {
-    expect(formatAmount(d('1200.4'), 'JPY')).toBe('1200');
-    expect(formatAmount(d('12.5'), 'EUR')).toBe('12.50');
-    expect(formatAmount(d('0.1255'), 'BHD')).toBe('0.126');
-    expect(isKnownCurrency('EUR')).toBe(true);
-    expect(isKnownCurrency('XXX')).toBe(false);
-    expect(isKnownCurrency('eur')).toBe(false);
-  });
-
-  it('rounds half up to the minor unit', () => {
-    expect(roundToMinorUnit(d('0.125'), 'EUR').toFixed()).toBe('0.13');
-    expect(roundToMinorUnit(d('0.135'), 'EUR').toFixed()).toBe('0.14');
-    expect(roundToMinorUnit(d('0.1249'), 'EUR').toFixed()).toBe('0.12');
-    expect(roundToMinorUnit(d('448.5'), 'JPY').toFixed()).toBe('449');
-  });
-
-  it('says whether an amount fits the minor unit of its currency', () => {
-    expect(fitsMinorUnit(d('10.05'), 'EUR')).toBe(true);
-    expect(fitsMinorUnit(d('10.005'), 'EUR')).toBe(false);
-    expect(fitsMinorUnit(d('1.5'), 'JPY')).toBe(false);
-    expect(fitsMinorUnit(d('1.005'), 'BHD')).toBe(true);
-  });
-});
-
-describe('calendar', () => {
-  it.each(['2026-02-28', '2024-02-29', '2026-12-31'])('accepts the real date %s', (v) =>
-    expect(isCalendarDate(v)).toBe(true),
-  );
-  it.each(['2026-02-30', '2025-02-29', '2026-13-01', '2026-00-10', '2026-1-5', '20260101', ''])(
-    'refuses %s',
-    (v) => expect(isCalendarDate(v)).toBe(false),
-  );
-  it('detects overlapping inclusive periods, open ends included', () => {
-    expect(
-      periodsOverlap(
-        { validFrom: '2026-01-01', validTo: '2026-06-30' },
-        { validFrom: '2026-06-30', validTo: null },
-      ),
-    ).toBe(true);
-    expect(
-      periodsOverlap(
-        { validFrom: '2026-01-01', validTo: '2026-06-29' },
-        { validFrom: '2026-06-30', validTo: null },
-      ),
-    ).toBe(false);
-    expect(
-      periodsOverlap(
-        { validFrom: '2026-01-01', validTo: null },
-        { validFrom: '2025-01-01', validTo: '2025-12-31' },
-      ),
-    ).toBe(false);
-  });
-});
 
 describe('worked examples of docs/fees.md (standard tariff)', () => {
   it('1. domestic ATM withdrawal at another bank: fixed 2.00 EUR', () => {
@@ -360,43 +304,5 @@ describe('exchange rates', () => {
     expect(rateOn(sut, 'USD', 'EUR', '2026-03-01')?.rate).toEqual(d('0.95'));
     expect(rateOn(sut, 'USD', 'EUR', '2025-12-31')).toBeNull();
     expect(rateOn(sut, 'EUR', 'USD', '2026-03-01')).toBeNull();
-  });
-});
-
-describe('fee rule validation', () => {
-  const base = STANDARD_PRICE_LIST_RULES[5];
-  const withTiers = (
-    tiers: Array<{ upTo: string | null; ratePercent: string | null; flatAmount: string | null }>,
-  ): FeeRuleDocument => ({
-    ...base,
-    calculation: { kind: 'TIERED', mode: 'VOLUME', tiers },
-  });
-
-  it('accepts the standard rules', () => {
-    for (const sut of STANDARD_PRICE_LIST_RULES) expect(feeRuleProblems(sut)).toEqual([]);
-  });
-
-  it('refuses unordered bounds, a bounded last tier, an empty tier, min above max and contradictory labels', () => {
-    expect(
-      feeRuleProblems(
-        withTiers([
-          { upTo: '100', ratePercent: '1', flatAmount: null },
-          { upTo: '50', ratePercent: '1', flatAmount: null },
-          { upTo: null, ratePercent: '1', flatAmount: null },
-        ]),
-      ).map((p) => p.field),
-    ).toEqual(['calculation.tiers[1].upTo']);
-    expect(
-      feeRuleProblems(withTiers([{ upTo: '100', ratePercent: '1', flatAmount: null }])).map((p) => p.field),
-    ).toEqual(['calculation.tiers[0].upTo']);
-    expect(
-      feeRuleProblems(withTiers([{ upTo: null, ratePercent: null, flatAmount: null }])).map((p) => p.field),
-    ).toEqual(['calculation.tiers[0]']);
-    expect(feeRuleProblems({ ...base, minimum: '10', maximum: '5' }).map((p) => p.field)).toEqual([
-      'minimum',
-    ]);
-    expect(feeRuleProblems({ ...base, labelsAll: ['A'], labelsNone: ['A'] }).map((p) => p.field)).toEqual([
-      'labelsNone',
-    ]);
   });
 });

@@ -1,9 +1,12 @@
 import type Decimal from 'decimal.js';
 
-/** Where a price list applies, most specific first when resolving. */
-export type PriceListLevel = 'CARD' | 'ACCOUNT' | 'TENANT';
+/** Where a price list applies: the tenant default, one account or one card (most specific wins). */
+export const PRICE_LIST_LEVELS = ['TENANT', 'ACCOUNT', 'CARD'] as const;
+export type PriceListLevel = (typeof PRICE_LIST_LEVELS)[number];
 
-export type TierMode = 'VOLUME' | 'GRADUATED';
+/** VOLUME: the whole amount at the tier it falls in; GRADUATED: each slice at its tier. */
+export const TIER_MODES = ['VOLUME', 'GRADUATED'] as const;
+export type TierMode = (typeof TIER_MODES)[number];
 
 export interface Tier {
   /** Inclusive upper bound of the tier in the rule's currency; null = no bound (the last tier). */

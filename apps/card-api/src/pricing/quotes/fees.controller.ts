@@ -9,9 +9,10 @@ import {
 import type { z } from 'zod';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
 import { FeeQuoteService } from './fee-quote.service';
-import { CalculateFeesBody, CalculateFeesResponse, QUOTE_RESPONSE_EXAMPLE } from './pricing.schemas';
+import { QUOTE_RESPONSE_EXAMPLE } from './quote.examples';
+import { CalculateFeesBody, CalculateFeesResponse } from './quote.schemas';
 
-/** The spec operation "Calculate fees". */
+/** Fee quotation: prices a transaction without storing anything. */
 @ApiTags('Fees')
 @Controller('api/v1/transactions')
 export class FeesController {

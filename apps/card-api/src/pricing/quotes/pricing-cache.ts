@@ -1,21 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import Decimal from 'decimal.js';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, REDIS, redisKey } from '@fincore/platform';
-import { toPriceList, type PriceListDocument } from './domain/fee-rule-document';
-import type { ExchangeRate, PriceList } from './domain/pricing-model';
-
-/** Everything a quote needs from the pricing schema, for one tenant, indexed for the hot path. */
-export interface TenantPricing {
-  transactionTypes: ReadonlyMap<string, { zeroAmountAllowed: boolean }>;
-  labels: ReadonlySet<string>;
-  tenantLists: readonly PriceList[];
-  accountLists: ReadonlyMap<string, PriceList[]>;
-  cardLists: ReadonlyMap<string, PriceList[]>;
-  rates: readonly ExchangeRate[];
-}
+import { indexTenantPricing, type TenantPricing } from './tenant-pricing';
+import { TenantPricingRepository } from './tenant-pricing.repository';
 
 interface Entry {
   value: TenantPricing;
@@ -27,49 +14,6 @@ interface Entry {
  * the TTL bounds staleness should a message be lost while a replica was disconnected.
  */
 const TTL_MS = 5 * 60_000;
-
-interface Row {
-  types: Array<{ code: string; zeroAmountAllowed: boolean }>;
-  labels: string[];
-  price_lists: PriceListDocument[];
-  rates: Array<{ baseCurrency: string; quoteCurrency: string; validFrom: string; rate: string }>;
-}
-
-/** One round trip loads a tenant's whole pricing (dates as text, numerics as strings). */
-const LOAD_SQL = `
-  SELECT
-    (SELECT coalesce(json_agg(json_build_object('code', code, 'zeroAmountAllowed', zero_amount_allowed)), '[]'::json)
-       FROM pricing.transaction_types WHERE tenant_id = $1) AS types,
-    (SELECT coalesce(json_agg(code), '[]'::json) FROM pricing.labels WHERE tenant_id = $1) AS labels,
-    (SELECT coalesce(json_agg(json_build_object(
-              'id', id, 'code', code, 'level', level, 'accountId', account_id, 'cardId', card_id,
-              'validFrom', to_char(valid_from, 'YYYY-MM-DD'), 'validTo', to_char(valid_to, 'YYYY-MM-DD'), 'rules', rules)), '[]'::json)
-       FROM pricing.price_lists WHERE tenant_id = $1) AS price_lists,
-    (SELECT coalesce(json_agg(json_build_object(
-              'baseCurrency', base_currency, 'quoteCurrency', quote_currency,
-              'validFrom', to_char(valid_from, 'YYYY-MM-DD'), 'rate', rate::text)), '[]'::json)
-       FROM pricing.exchange_rates WHERE tenant_id = $1) AS rates`;
-
-function index(row: Row): TenantPricing {
-  const lists = row.price_lists.map(toPriceList);
-  const group = (level: PriceList['level'], key: (l: PriceList) => string | null) => {
-    const map = new Map<string, PriceList[]>();
-    for (const l of lists) {
-      const k = key(l);
-      if (l.level !== level || k === null) continue;
-      map.set(k, [...(map.get(k) ?? []), l]);
-    }
-    return map;
-  };
-  return {
-    transactionTypes: new Map(row.types.map((t) => [t.code, { zeroAmountAllowed: t.zeroAmountAllowed }])),
-    labels: new Set(row.labels),
-    tenantLists: lists.filter((l) => l.level === 'TENANT'),
-    accountLists: group('ACCOUNT', (l) => l.accountId),
-    cardLists: group('CARD', (l) => l.cardId),
-    rates: row.rates.map((r) => ({ ...r, rate: new Decimal(r.rate) })),
-  };
-}
 
 /**
  * Per-tenant pricing in memory so a warm quote needs no PostgreSQL round trip. Writers call
@@ -86,7 +30,7 @@ export class PricingCache implements OnModuleInit, OnApplicationShutdown {
   private readonly channel: string;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly snapshots: TenantPricingRepository,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -147,7 +91,6 @@ export class PricingCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async load(tenantId: string): Promise<TenantPricing> {
-    const [row] = (await this.db.query(LOAD_SQL, [tenantId])) as Row[];
-    return index(row);
+    return indexTenantPricing(await this.snapshots.loadSnapshot(tenantId));
   }
 }

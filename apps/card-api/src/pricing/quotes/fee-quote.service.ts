@@ -2,32 +2,16 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import { Principal, ProblemException } from '@fincore/platform';
-import { AccountRef, AccountRepository } from '../accounts/account.repository';
-import { CardRepository } from '../cards/card.repository';
-import { QuoteError, quoteFees } from './domain/fee-engine';
-import { toQuoteResponse } from './mapper';
+import { AccountRepository, CardRepository } from '../card-context';
+import { quoteNeedsCard } from '../domain/card-requirement';
+import { QuoteError, quoteFees } from '../domain/fee-engine';
 import { PricingCache } from './pricing-cache';
-import type { CalculateFeesBody } from './pricing.schemas';
-
-/**
- * Account types that carry debit, prepaid or gift cards: their quotes need cardId (spec rule), so
- * the card-level price list is used. Only CREDIT accounts are priced without a card.
- */
-export const CARD_REQUIRED_ACCOUNT_TYPES: ReadonlySet<string> = new Set(['CURRENT', 'PREPAID']);
-
-/** Card types of the spec rule: an account carrying one of them needs cardId, whatever its own type. */
-const CARD_REQUIRED_CARD_TYPES: ReadonlySet<string> = new Set(['DEBIT', 'PREPAID', 'GIFT']);
-
-function needsCard(account: AccountRef): boolean {
-  return (
-    CARD_REQUIRED_ACCOUNT_TYPES.has(account.type) ||
-    account.cardTypes.some((t) => CARD_REQUIRED_CARD_TYPES.has(t))
-  );
-}
+import { mapQuote } from './quote.mapper';
+import type { CalculateFeesBody } from './quote.schemas';
 
 /**
  * Quotes fees: catalogs, price lists and rates from memory (PricingCache), the card or account
- * from the cards context — the one PostgreSQL round trip of a warm quote — then the pure engine.
+ * from the card context — the one PostgreSQL round trip of a warm quote — then the pure engine.
  */
 @Injectable()
 export class FeeQuoteService {
@@ -66,7 +50,7 @@ export class FeeQuoteService {
     } else {
       const account = await this.accounts.findRef(tenantId, body.accountId);
       if (!account) throw new ProblemException('account_not_found', 404, { accountId: body.accountId });
-      if (needsCard(account)) {
+      if (quoteNeedsCard(account)) {
         throw new ProblemException(
           'card_required',
           422,
@@ -97,7 +81,7 @@ export class FeeQuoteService {
         candidates,
         pricing.rates,
       );
-      return toQuoteResponse(body, quote);
+      return mapQuote(body, quote);
     } catch (error) {
       if (error instanceof QuoteError) throw new ProblemException(error.code, 422, error.params);
       throw error;

@@ -1,12 +1,8 @@
 import type Decimal from 'decimal.js';
 import type { z } from 'zod';
-import { formatAmount, ROUNDING_MODE_NAME } from './domain/currency';
-import type { Quote } from './domain/fee-engine';
-import type { ExchangeRateEntity } from './entities/exchange-rate.entity';
-import type { LabelEntity } from './entities/label.entity';
-import type { PriceListEntity } from './entities/price-list.entity';
-import type { TransactionTypeEntity } from './entities/transaction-type.entity';
-import type { CalculateFeesBody, CalculateFeesResponse, PriceListResponse } from './pricing.schemas';
+import { formatAmount, ROUNDING_MODE_NAME } from '../domain/currency';
+import type { Quote } from '../domain/fee-engine';
+import type { CalculateFeesBody, CalculateFeesResponse } from './quote.schemas';
 
 /** Money leaves as a JSON number with exactly the currency's digits (exact for 15 significant digits). */
 const money = (amount: Decimal, currency: string) => Number(formatAmount(amount, currency));
@@ -14,7 +10,7 @@ const money = (amount: Decimal, currency: string) => Number(formatAmount(amount,
 const figure = (value: Decimal | null) => (value === null ? null : value.toNumber());
 const rate = (value: Decimal | null) => (value === null ? null : value.toFixed());
 
-export function toQuoteResponse(
+export function mapQuote(
   body: z.infer<typeof CalculateFeesBody>,
   quote: Quote,
 ): z.infer<typeof CalculateFeesResponse> {
@@ -60,42 +56,4 @@ export function toQuoteResponse(
     priceList: quote.priceList,
     roundingMode: ROUNDING_MODE_NAME,
   };
-}
-
-export function toPriceListResponse(e: PriceListEntity): z.infer<typeof PriceListResponse> {
-  return {
-    id: e.id,
-    code: e.code,
-    name: e.name,
-    level: e.level,
-    accountId: e.accountId,
-    cardId: e.cardId,
-    validFrom: e.validFrom,
-    validTo: e.validTo,
-    rules: e.rules,
-    version: e.version,
-    updatedAt: e.updatedAt.toISOString(),
-  };
-}
-
-export const toTransactionTypeResponse = (
-  e: Pick<TransactionTypeEntity, 'code' | 'name' | 'zeroAmountAllowed'>,
-) => ({
-  code: e.code,
-  name: e.name,
-  zeroAmountAllowed: e.zeroAmountAllowed,
-});
-export const toLabelResponse = (e: Pick<LabelEntity, 'code' | 'name'>) => ({ code: e.code, name: e.name });
-/** numeric comes back padded to its scale ("0.9200000000"); answer it as the pricing team wrote it. */
-export const toExchangeRateResponse = (
-  e: Pick<ExchangeRateEntity, 'baseCurrency' | 'quoteCurrency' | 'validFrom' | 'rate'>,
-) => ({
-  baseCurrency: e.baseCurrency,
-  quoteCurrency: e.quoteCurrency,
-  validFrom: e.validFrom,
-  rate: trimZeros(e.rate),
-});
-
-function trimZeros(value: string): string {
-  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
 }

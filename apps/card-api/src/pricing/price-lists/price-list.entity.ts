@@ -25,7 +25,7 @@ export class PriceListEntity {
   @Column({ name: 'card_id', type: 'varchar', length: 64, nullable: true })
   cardId: string | null;
 
-  /** ISO date (the pg driver is told to keep dates as text, see pricing.store). */
+  /** ISO date text: TypeORM reads `date` columns as YYYY-MM-DD strings. */
   @Column({ name: 'valid_from', type: 'date' })
   validFrom: string;
 
