@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '@fincore/platform/config/config';
+import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { OutboxEventEntity } from './outbox.entity';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';

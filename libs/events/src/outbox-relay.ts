@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '@fincore/platform/config/config';
+import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { mapInBatches } from './batches';
 import { OutboxPublisher } from './outbox-publisher';
 import { DomainEventJob, QueueName } from './queues';

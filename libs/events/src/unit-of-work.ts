@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
-import { requestContext } from '@fincore/platform/context/request-context';
+import { requestContext } from '@fincore/platform';
 import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
 import { recordEvents } from './outbox';
