@@ -106,11 +106,12 @@ export class OutboxRepository {
 
   /** Marks the event handled by its consumer; false when it was handled before or does not exist. */
   async markProcessed(eventId: string): Promise<boolean> {
-    const rows: Array<{ id: string }> = await this.manager.query(
-      `UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id`,
+    // An UPDATE answers [rows, affected] through TypeORM's query().
+    const [, affected]: [unknown[], number] = await this.manager.query(
+      `UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
       [eventId],
     );
-    return rows.length > 0;
+    return affected > 0;
   }
 
   /**
