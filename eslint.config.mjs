@@ -1,6 +1,30 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+
+// A library is used through its index only, so its inside can change without breaking callers.
+const deepImport = {
+  group: ['@fincore/*/*'],
+  message: 'Import the library through its public entry point (@fincore/<lib>), not a file inside it.',
+};
+
+// Inside a library its own index would be an import cycle: its files import each other relatively.
+const libraries = readdirSync(new URL('./libs', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const ownIndex = libraries.map((lib) => ({
+  files: [`libs/${lib}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [{ name: `@fincore/${lib}`, message: 'Import files of the same library relatively.' }],
+        patterns: [deepImport],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -14,6 +38,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: true }],
+      'no-restricted-imports': ['error', { patterns: [deepImport] }],
     },
   },
+  ...ownIndex,
 );

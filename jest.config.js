@@ -10,7 +10,6 @@ module.exports = {
   },
   moduleNameMapper: {
     [`^@fincore/${libs}$`]: '<rootDir>/libs/$1/src',
-    [`^@fincore/${libs}/(.*)$`]: '<rootDir>/libs/$1/src/$2',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

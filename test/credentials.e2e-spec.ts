@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { hashPassword } from '../apps/credentials-api/src/credentials/password-hasher';
+import { hashPassword } from '../apps/credentials-api/src/persons/password-hasher';
 import { eventually } from './support/http';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 

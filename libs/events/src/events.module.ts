@@ -1,10 +1,11 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '@fincore/platform/config/config';
+import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { OutboxEventEntity } from './outbox.entity';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
+import { OutboxRepository } from './outbox.repository';
 import { DOMAIN_EVENT_JOB_OPTIONS, QueueName, queuePrefix, redisConnectionOptions } from './queues';
 import { UnitOfWork } from './unit-of-work';
 
@@ -35,8 +36,9 @@ export class EventsModule {
         }),
         TypeOrmModule.forFeature([OutboxEventEntity]),
       ],
-      providers: [OutboxPublisher, UnitOfWork, ...(options.relay ? [OutboxRelay] : [])],
+      providers: [OutboxRepository, OutboxPublisher, UnitOfWork, ...(options.relay ? [OutboxRelay] : [])],
       exports: [
+        OutboxRepository,
         OutboxPublisher,
         UnitOfWork,
         BullModule,

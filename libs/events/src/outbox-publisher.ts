@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { DataSource, EntityManager } from 'typeorm';
+import { OutboxRepository } from './outbox.repository';
 import { DomainEventJob, QueueName } from './queues';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
@@ -28,7 +27,7 @@ export class OutboxPublisher implements OnApplicationShutdown {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @Inject(OutboxRepository) private readonly outbox: OutboxRepository,
     @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
   ) {}
 
@@ -43,25 +42,12 @@ export class OutboxPublisher implements OnApplicationShutdown {
   }
 
   async publish(eventIds: string[]): Promise<number> {
-    return this.db.transaction((manager) =>
-      this.claimAndEnqueue(
-        manager,
-        `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
-        [eventIds],
-      ),
-    );
+    return this.outbox.publishUnpublished(eventIds, (ids) => this.enqueue(ids));
   }
 
   /** Publishes up to `limit` of the oldest unpublished rows; returns how many it published. */
   async publishPending(limit = 100): Promise<number> {
-    return this.db.transaction((manager) =>
-      this.claimAndEnqueue(
-        manager,
-        `SELECT id FROM events.outbox WHERE published_at IS NULL
-          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
-      ),
-    );
+    return this.outbox.publishOldestUnpublished(limit, (ids) => this.enqueue(ids));
   }
 
   /** Adds the jobs; a no-op for an event whose job is still in the queue. */
@@ -74,22 +60,6 @@ export class OutboxPublisher implements OnApplicationShutdown {
       ENQUEUE_TIMEOUT_MS,
       'Enqueueing domain events',
     );
-  }
-
-  private async claimAndEnqueue(
-    manager: EntityManager,
-    claimSql: string,
-    params: unknown[],
-  ): Promise<number> {
-    const rows: Array<{ id: string }> = await manager.query(claimSql, params);
-    if (!rows.length) return 0;
-    const ids = rows.map((r) => r.id);
-    await this.enqueue(ids);
-    await manager.query(
-      `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
-      [ids],
-    );
-    return ids.length;
   }
 
   async onApplicationShutdown(): Promise<void> {

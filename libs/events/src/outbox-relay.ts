@@ -1,15 +1,12 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '@fincore/platform/config/config';
+import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { mapInBatches } from './batches';
 import { OutboxPublisher } from './outbox-publisher';
+import { OutboxListener, OutboxRepository } from './outbox.repository';
 import { DomainEventJob, QueueName } from './queues';
 
-export const OUTBOX_CHANNEL = 'fincore_outbox';
 const BATCH = 200;
 /**
  * A NOTIFY arrives for every committed row, while the process that committed it is publishing
@@ -19,16 +16,16 @@ const BATCH = 200;
 const NOTIFY_SETTLE_MS = 250;
 /** An event published this long ago and still not processed is checked against the queue. */
 const RECONCILE_GRACE_SECONDS = 30;
+const RECONCILE_LIMIT = 1000;
 
 /**
  * Publishes whatever a crash left behind: woken by LISTEN/NOTIFY on every committed outbox row,
- * with a slow poll as a net. The same loop re-enqueues published events whose jobs Redis lost
- * (DESIGN section 3, step 6, outbox half).
+ * with a slow poll as a net. The same loop re-enqueues published events whose jobs Redis lost.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private listener?: Client;
+  private listener?: OutboxListener;
   private pollTimer?: NodeJS.Timeout;
   private reconcileTimer?: NodeJS.Timeout;
   private draining?: Promise<void>;
@@ -37,8 +34,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private stopped = false;
 
   constructor(
-    private readonly publisher: OutboxPublisher,
-    @InjectDataSource() private readonly db: DataSource,
+    @Inject(OutboxPublisher) private readonly publisher: OutboxPublisher,
+    @Inject(OutboxRepository) private readonly outbox: OutboxRepository,
     @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -60,7 +57,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     clearInterval(this.reconcileTimer);
     clearTimeout(this.settleTimer);
     await this.draining;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 
   /** Drains after the settle delay; further notifications meanwhile join the same drain. */
@@ -99,15 +96,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Re-enqueues events that were published but whose job no longer exists and which nobody processed. */
   async reconcile(): Promise<number> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT id FROM events.outbox
-        WHERE published_at IS NOT NULL AND processed_at IS NULL
-          AND published_at < now() - make_interval(secs => $1)
-        ORDER BY published_at LIMIT 1000`,
-      [RECONCILE_GRACE_SECONDS],
-    );
-    const jobs = await mapInBatches(rows, 50, ({ id }) => this.queue.getJob(id));
-    const missing = rows.filter((_, i) => !jobs[i]).map((r) => r.id);
+    const ids = await this.outbox.findPublishedUnprocessed(RECONCILE_GRACE_SECONDS, RECONCILE_LIMIT);
+    const jobs = await mapInBatches(ids, 50, (id) => this.queue.getJob(id));
+    const missing = ids.filter((_, i) => !jobs[i]);
     if (missing.length) {
       this.logger.warn(`Re-enqueueing ${missing.length} event(s) whose jobs were lost`);
       await this.publisher.enqueue(missing);
@@ -117,23 +108,21 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.config.DATABASE_URL });
-    client.on('notification', () => this.wakeSoon());
-    client.on('error', (e) => {
-      this.logger.warn(`Outbox listener lost its connection (${e.message}); reconnecting`);
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      setTimeout(() => void this.listen().catch(() => undefined), 1000).unref();
-    });
+    let listener: OutboxListener | undefined;
     try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      this.listener = client;
+      listener = await this.outbox.listenForInserts(this.config.DATABASE_URL, {
+        onInsert: () => this.wakeSoon(),
+        onLost: (e) => {
+          this.logger.warn(`Outbox listener lost its connection (${e.message}); reconnecting`);
+          if (listener && this.listener === listener) this.listener = undefined;
+          setTimeout(() => void this.listen().catch(() => undefined), 1000).unref();
+        },
+      });
+      this.listener = listener;
     } catch (error) {
       this.logger.warn(
         `Outbox listener cannot connect (${(error as Error).message}); polling only until it can`,
       );
-      await client.end().catch(() => undefined);
       setTimeout(() => void this.listen().catch(() => undefined), 5000).unref();
     }
   }

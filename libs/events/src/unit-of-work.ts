@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
-import { requestContext } from '@fincore/platform/context/request-context';
+import { requestContext } from '@fincore/platform';
 import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
-import { recordEvents } from './outbox';
+import { newDomainEvents } from './outbox';
 import { OutboxPublisher } from './outbox-publisher';
+import { OutboxRepository } from './outbox.repository';
 
 export interface Transaction {
   manager: EntityManager;
@@ -21,14 +22,15 @@ export interface Transaction {
 }
 
 /**
- * A state change and its events in one database transaction (DESIGN section 3, step 1), then
- * publication after commit (step 2). Nothing is published if the transaction rolls back.
+ * A state change and its events in one database transaction, then publication after commit.
+ * Nothing is published if the transaction rolls back.
  */
 @Injectable()
 export class UnitOfWork {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly publisher: OutboxPublisher,
+    @Inject(OutboxRepository) private readonly outbox: OutboxRepository,
+    @Inject(OutboxPublisher) private readonly publisher: OutboxPublisher,
   ) {}
 
   async run<R>(
@@ -39,10 +41,8 @@ export class UnitOfWork {
     const body = async (manager: EntityManager) => {
       const emitAll: Transaction['emitAll'] = async (type, tenantCode, data) => {
         const correlationId = requestContext.requestId() ?? null;
-        const events = await recordEvents(
-          manager,
-          data.map((d) => ({ type, tenantCode, data: d, correlationId })),
-        );
+        const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
+        await this.outbox.insertEvents(manager, events);
         // A loop, not push(...ids): spreading a very large array overflows the call stack.
         for (const event of events) emitted.push(event.id);
         return events;

@@ -5,8 +5,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { DatabaseModule } from '@fincore/database';
 import { ApiTokenEntity } from './auth/api-token.entity';
+import { ApiTokenRepository } from './auth/api-token.repository';
 import { AuthGuard } from './auth/auth.guard';
 import { TenantEntity } from './auth/tenant.entity';
+import { TenantRepository } from './auth/tenant.repository';
 import { TokenService } from './auth/token.service';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -61,6 +63,8 @@ export class PlatformModule implements NestModule {
       ],
       controllers: [HealthController],
       providers: [
+        TenantRepository,
+        ApiTokenRepository,
         TokenService,
         RateLimiter,
         { provide: APP_GUARD, useClass: AuthGuard },
@@ -68,7 +72,7 @@ export class PlatformModule implements NestModule {
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
-      exports: [TokenService, RateLimiter, TypeOrmModule],
+      exports: [TenantRepository, ApiTokenRepository, TokenService, RateLimiter, TypeOrmModule],
     };
   }
 

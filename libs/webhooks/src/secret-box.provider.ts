@@ -1,5 +1,5 @@
 import { Logger, Provider } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@fincore/platform/config/config';
+import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { SecretBox } from './secret-box';
 
 /**

@@ -9,6 +9,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
+import { invalidCredentialsExample } from './credentials.examples';
 import {
   AuthenticateBody,
   AuthenticateResponse,
@@ -16,15 +17,6 @@ import {
   InvalidateCredentialsResponse,
 } from './credentials.schemas';
 import { CredentialsService } from './credentials.service';
-
-const invalidCredentialsExample = (status: number, instance: string) => ({
-  type: 'urn:fincore:problem:invalid_credentials',
-  title: 'Invalid credentials',
-  status,
-  detail: 'The username and password do not match valid credentials of the person.',
-  code: 'invalid_credentials',
-  instance,
-});
 
 @ApiTags('credentials')
 @Controller('api/v1/credentials')

@@ -1,16 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { PersonEntity } from '../persons/entities/person.entity';
+import { PersonsModule } from '../persons/persons.module';
 import './credentials.messages';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsService } from './credentials.service';
-import { LoginThrottle } from './login-throttle';
-import { PasswordHasher } from './password-hasher';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PersonEntity])],
+  imports: [PersonsModule],
   controllers: [CredentialsController],
-  providers: [CredentialsService, PasswordHasher, LoginThrottle],
-  exports: [PasswordHasher, LoginThrottle],
+  providers: [CredentialsService],
 })
 export class CredentialsModule {}

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { CREDENTIALS_STATUSES } from './domain/credentials';
-
-/** PostgreSQL text cannot hold NUL: refused as malformed, before it can reach a query as a 500. */
-export const NO_NUL = [/^[^\0]*$/, 'must not contain NUL characters'] as const;
+import { CredentialsStatus } from '../persons/domain/credentials';
+import { NO_NUL } from '../persons/persons.schemas';
+import {
+  AUTHENTICATE_EXAMPLE,
+  AUTHENTICATED_EXAMPLE,
+  INVALIDATE_CREDENTIALS_EXAMPLE,
+  INVALIDATED_CREDENTIALS_EXAMPLE,
+} from './credentials.examples';
 
 // Bounds only: whatever is within them gets the one uniform answer, so the shape tells nothing.
 const GivenUsername = z
@@ -36,32 +40,29 @@ export const InvalidateCredentialsBody = z
     id: 'InvalidateCredentialsRequest',
     description:
       'Proof of the credentials to invalidate: all three must belong to one person of the caller’s tenant.',
-    example: { personId: 'demo-person-1', username: 'demo.user', password: 'Demo-Passw0rd-2025' },
+    example: INVALIDATE_CREDENTIALS_EXAMPLE,
   });
 export type InvalidateCredentialsBody = z.infer<typeof InvalidateCredentialsBody>;
 
 export const InvalidateCredentialsResponse = z
   .object({
     personId: z.string().describe('The person whose credentials are invalid'),
-    status: z.enum(CREDENTIALS_STATUSES).describe('Always INVALIDATED after this operation'),
+    status: z.enum(CredentialsStatus).describe('Always INVALIDATED after this operation'),
     invalidatedAt: z.iso
       .datetime()
       .describe('When the credentials were invalidated (the first time, on a repeat)'),
   })
   .meta({
     id: 'InvalidateCredentialsResponse',
-    example: { personId: 'demo-person-1', status: 'INVALIDATED', invalidatedAt: '2025-11-21T10:15:30.123Z' },
+    example: INVALIDATED_CREDENTIALS_EXAMPLE,
   });
 export type InvalidateCredentialsResponse = z.infer<typeof InvalidateCredentialsResponse>;
 
-export const AuthenticateBody = z
-  .object({ username: GivenUsername, password: GivenPassword })
-  .strict()
-  .meta({
-    id: 'AuthenticateRequest',
-    description: 'Credentials to check.',
-    example: { username: 'demo.user', password: 'Demo-Passw0rd-2025' },
-  });
+export const AuthenticateBody = z.object({ username: GivenUsername, password: GivenPassword }).strict().meta({
+  id: 'AuthenticateRequest',
+  description: 'Credentials to check.',
+  example: AUTHENTICATE_EXAMPLE,
+});
 export type AuthenticateBody = z.infer<typeof AuthenticateBody>;
 
 export const AuthenticateResponse = z
@@ -72,6 +73,6 @@ export const AuthenticateResponse = z
   })
   .meta({
     id: 'AuthenticateResponse',
-    example: { authenticated: true, personId: 'demo-person-1', authenticatedAt: '2025-11-21T10:00:00.000Z' },
+    example: AUTHENTICATED_EXAMPLE,
   });
 export type AuthenticateResponse = z.infer<typeof AuthenticateResponse>;

@@ -1,19 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Principal, ProblemException } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
-import { PersonEntity } from '../persons/entities/person.entity';
-import { toProfile } from '../persons/mapper';
+import {
+  CredentialsStatus,
+  invalidateCredentials,
+  isSameUsername,
+  usernameKey,
+} from '../persons/domain/credentials';
+import { profileOf } from '../persons/domain/profile';
+import { LoginThrottle } from '../persons/login-throttle';
+import { PasswordHasher } from '../persons/password-hasher';
+import { PersonRepository } from '../persons/person.repository';
 import {
   AuthenticateBody,
   AuthenticateResponse,
   InvalidateCredentialsBody,
   InvalidateCredentialsResponse,
 } from './credentials.schemas';
-import { invalidateCredentials, isSameUsername, usernameKey } from './domain/credentials';
-import { LoginThrottle } from './login-throttle';
-import { PasswordHasher } from './password-hasher';
+import { mapAuthentication, mapInvalidation } from './mapper';
 
 /**
  * One answer for every mismatch (unknown person, other tenant, wrong username, wrong password,
@@ -25,7 +29,7 @@ const mismatch = (status: 401 | 422) => new ProblemException('invalid_credential
 @Injectable()
 export class CredentialsService {
   constructor(
-    @InjectRepository(PersonEntity) private readonly persons: Repository<PersonEntity>,
+    @Inject(PersonRepository) private readonly persons: PersonRepository,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
     @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
@@ -40,9 +44,7 @@ export class CredentialsService {
     body: InvalidateCredentialsBody,
   ): Promise<InvalidateCredentialsResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const person = await this.persons.findOne({
-      where: { tenantId: principal.tenantId, personId: body.personId },
-    });
+    const person = await this.persons.findByPersonId(principal.tenantId, body.personId);
     // The password is verified in every case, before anything else is judged, so timing is uniform.
     const passwordMatches = person
       ? await this.hasher.verify(person.passwordHash, body.password)
@@ -56,8 +58,7 @@ export class CredentialsService {
     // The slow verification ran outside the transaction; under the lock we only check the proof still
     // holds. A changed hash is verified again: a re-hash at a raised cost keeps the same password.
     return this.uow.run(async (tx) => {
-      const repo = tx.manager.getRepository(PersonEntity);
-      const locked = await repo.findOne({ where: { id: person.id }, lock: { mode: 'pessimistic_write' } });
+      const locked = await this.persons.lockById(tx.manager, person.id);
       const proofHolds =
         !!locked &&
         isSameUsername(locked.usernameKey, body.username) &&
@@ -70,52 +71,34 @@ export class CredentialsService {
       );
       if (outcome.changed) {
         const invalidatedAt = outcome.state.invalidatedAt!;
-        await repo.update(
-          { id: locked.id },
-          {
-            credentialsStatus: outcome.state.status,
-            credentialsInvalidatedAt: invalidatedAt,
-            credentialsUpdatedAt: invalidatedAt,
-            updatedAt: invalidatedAt,
-          },
-        );
+        await this.persons.invalidateCredentials(tx.manager, locked.id, invalidatedAt);
         await tx.emit('PERSON_UPDATED', principal.tenantCode, {
           personId: locked.personId,
           changedFields: outcome.changedFields,
-          person: { personId: locked.personId, ...toProfile(locked) },
+          person: { personId: locked.personId, ...profileOf(locked) },
           credentials: { status: outcome.state.status, invalidatedAt: invalidatedAt.toISOString() },
         });
       }
-      return {
-        personId: locked.personId,
-        status: outcome.state.status,
-        invalidatedAt: outcome.state.invalidatedAt!.toISOString(),
-      };
+      return mapInvalidation(locked.personId, outcome.state);
     });
   }
 
   /** Checks credentials; invalid and invalidated ones get the same 401. Re-hashes when the cost was raised. */
   async authenticate(principal: Principal, body: AuthenticateBody): Promise<AuthenticateResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const person = await this.persons.findOne({
-      where: { tenantId: principal.tenantId, usernameKey: usernameKey(body.username) },
-    });
+    const person = await this.persons.findByUsernameKey(principal.tenantId, usernameKey(body.username));
     const passwordMatches = person
       ? await this.hasher.verify(person.passwordHash, body.password)
       : await this.hasher.verifyNobody(body.password);
-    if (!person || !passwordMatches || person.credentialsStatus !== 'ACTIVE') {
+    if (!person || !passwordMatches || person.credentialsStatus !== CredentialsStatus.Active) {
       await this.throttle.recordFailure(check);
       throw mismatch(401);
     }
     await this.throttle.recordSuccess(check);
     if (this.hasher.needsRehash(person.passwordHash)) {
       const upgraded = await this.hasher.hash(body.password);
-      // Conditional: credentials replaced or invalidated meanwhile are left as they are.
-      await this.persons.update(
-        { id: person.id, passwordHash: person.passwordHash, credentialsStatus: 'ACTIVE' },
-        { passwordHash: upgraded },
-      );
+      await this.persons.upgradePasswordHash(person.id, person.passwordHash, upgraded);
     }
-    return { authenticated: true, personId: person.personId, authenticatedAt: new Date().toISOString() };
+    return mapAuthentication(person.personId, new Date());
   }
 }

@@ -1,8 +1,9 @@
 import type { DemoSeed } from '@fincore/platform';
 import { loadConfig } from '@fincore/platform';
-import { usernameKey } from '../credentials/domain/credentials';
-import { hashPassword } from '../credentials/password-hasher';
+import { CredentialsStatus, usernameKey } from './domain/credentials';
 import { PersonEntity } from './entities/person.entity';
+import { hashPassword } from './password-hasher';
+import { PersonRepository } from './person.repository';
 
 export const DEMO_PERSON = {
   personId: 'demo-person-1',
@@ -18,26 +19,25 @@ export const personsDemoSeed: DemoSeed = {
   context: 'credentials',
   entities: [PersonEntity],
   async seed(manager, tenant) {
-    const repo = manager.getRepository(PersonEntity);
-    let person = await repo.findOne({ where: { tenantId: tenant.id, personId: DEMO_PERSON.personId } });
+    const persons = new PersonRepository(manager);
+    let person = await persons.findByPersonId(tenant.id, DEMO_PERSON.personId);
     if (!person) {
-      const now = new Date();
-      await repo.insert({
-        tenantId: tenant.id,
-        personId: DEMO_PERSON.personId,
-        firstName: DEMO_PERSON.firstName,
-        lastName: DEMO_PERSON.lastName,
-        email: DEMO_PERSON.email,
-        phone: null,
-        username: DEMO_PERSON.username,
-        usernameKey: usernameKey(DEMO_PERSON.username),
-        passwordHash: await hashPassword(DEMO_PERSON.password, loadConfig()),
-        credentialsStatus: 'ACTIVE',
-        credentialsInvalidatedAt: null,
-        credentialsUpdatedAt: now,
-        updatedAt: now,
-      });
-      person = await repo.findOneOrFail({ where: { tenantId: tenant.id, personId: DEMO_PERSON.personId } });
+      await persons.insert(
+        {
+          tenantId: tenant.id,
+          personId: DEMO_PERSON.personId,
+          firstName: DEMO_PERSON.firstName,
+          lastName: DEMO_PERSON.lastName,
+          email: DEMO_PERSON.email,
+          phone: null,
+          username: DEMO_PERSON.username,
+          usernameKey: usernameKey(DEMO_PERSON.username),
+          passwordHash: await hashPassword(DEMO_PERSON.password, loadConfig()),
+        },
+        new Date(),
+      );
+      person = await persons.findByPersonId(tenant.id, DEMO_PERSON.personId);
+      if (!person) throw new Error(`Demo person ${DEMO_PERSON.personId} was not stored`);
     }
     return {
       person: {
@@ -45,7 +45,7 @@ export const personsDemoSeed: DemoSeed = {
         username: person.username,
         password: DEMO_PERSON.password,
         credentialsStatus: person.credentialsStatus,
-        ...(person.credentialsStatus === 'INVALIDATED'
+        ...(person.credentialsStatus === CredentialsStatus.Invalidated
           ? {
               note: 'credentials were invalidated; set new ones with PUT /api/v1/persons/demo-person-1/credentials',
             }

@@ -37,4 +37,11 @@ registerMessages({
       de: 'Die Zugangsdaten der Person {personId} sind gültig; machen Sie sie ungültig, bevor Sie neue setzen.',
     },
   },
+  credentials_locked: {
+    title: { en: 'Too many failed attempts', de: 'Zu viele Fehlversuche' },
+    detail: {
+      en: 'Too many failed attempts for this username; retry after {retryAfter} seconds.',
+      de: 'Zu viele Fehlversuche für diesen Benutzernamen; erneut versuchen in {retryAfter} Sekunden.',
+    },
+  },
 });

@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CredentialsModule } from '../credentials/credentials.module';
 import { PersonEntity } from './entities/person.entity';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+import { PersonRepository } from './person.repository';
 import './persons.messages';
 import { PersonsController } from './persons.controller';
 import { PersonsService } from './persons.service';
 
+/** The person aggregate with its credentials; the credentials module builds on what it exports. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PersonEntity]), CredentialsModule],
+  imports: [TypeOrmModule.forFeature([PersonEntity])],
   controllers: [PersonsController],
-  providers: [PersonsService],
+  providers: [PersonRepository, PersonsService, PasswordHasher, LoginThrottle],
+  exports: [PersonRepository, PasswordHasher, LoginThrottle],
 })
 export class PersonsModule {}

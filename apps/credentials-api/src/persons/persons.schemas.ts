@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { NO_NUL } from '../credentials/credentials.schemas';
-import { CREDENTIALS_STATUSES } from '../credentials/domain/credentials';
+import { CredentialsStatus } from './domain/credentials';
+import {
+  CREATE_PERSON_EXAMPLE,
+  CREDENTIALS_SUMMARY_EXAMPLE,
+  PERSON_EXAMPLE,
+  SET_CREDENTIALS_EXAMPLE,
+  UPDATE_PERSON_EXAMPLE,
+} from './persons.examples';
+
+/** PostgreSQL text cannot hold NUL: refused as malformed, before it can reach a query as a 500. */
+export const NO_NUL = [/^[^\0]*$/, 'must not contain NUL characters'] as const;
 
 export const PERSON_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -61,15 +70,7 @@ export const CreatePersonBody = z
   .meta({
     id: 'CreatePersonRequest',
     description: 'A new person with their credentials (active at once).',
-    example: {
-      personId: 'person-4711',
-      username: 'ada.lovelace',
-      password: 'analytical engine 1843',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'ada@example.com',
-      phone: '+4930123456',
-    },
+    example: CREATE_PERSON_EXAMPLE,
   });
 export type CreatePersonBody = z.infer<typeof CreatePersonBody>;
 
@@ -85,19 +86,15 @@ export const UpdatePersonBody = z
     id: 'UpdatePersonRequest',
     description:
       'Profile fields to change: absent keeps, null clears. A change emits PERSON_UPDATED naming the changed fields.',
-    example: { lastName: 'King', phone: null },
+    example: UPDATE_PERSON_EXAMPLE,
   });
 export type UpdatePersonBody = z.infer<typeof UpdatePersonBody>;
 
-export const SetCredentialsBody = z
-  .object({ username: Username, password: NewPassword })
-  .strict()
-  .meta({
-    id: 'SetCredentialsRequest',
-    description:
-      'New credentials for a person whose credentials were invalidated; they become active at once.',
-    example: { username: 'demo.user', password: 'a brand new passphrase 2' },
-  });
+export const SetCredentialsBody = z.object({ username: Username, password: NewPassword }).strict().meta({
+  id: 'SetCredentialsRequest',
+  description: 'New credentials for a person whose credentials were invalidated; they become active at once.',
+  example: SET_CREDENTIALS_EXAMPLE,
+});
 export type SetCredentialsBody = z.infer<typeof SetCredentialsBody>;
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 timestamp, UTC');
@@ -105,19 +102,14 @@ const Timestamp = z.iso.datetime().describe('ISO 8601 timestamp, UTC');
 export const CredentialsSummary = z
   .object({
     username: z.string().describe('Login name'),
-    status: z.enum(CREDENTIALS_STATUSES).describe('ACTIVE: usable for authentication; INVALIDATED: refused'),
+    status: z.enum(CredentialsStatus).describe('ACTIVE: usable for authentication; INVALIDATED: refused'),
     invalidatedAt: Timestamp.nullable().describe('When the credentials were invalidated; null while active'),
     updatedAt: Timestamp.describe('When the credentials last changed'),
   })
   .meta({
     id: 'CredentialsSummary',
     description: 'The state of a person’s credentials; never any password or hash.',
-    example: {
-      username: 'demo.user',
-      status: 'ACTIVE',
-      invalidatedAt: null,
-      updatedAt: '2025-11-21T09:00:00.000Z',
-    },
+    example: CREDENTIALS_SUMMARY_EXAMPLE,
   });
 
 export const PersonResponse = z
@@ -133,20 +125,6 @@ export const PersonResponse = z
   })
   .meta({
     id: 'Person',
-    example: {
-      personId: 'demo-person-1',
-      firstName: 'Demo',
-      lastName: 'User',
-      email: 'demo.user@example.com',
-      phone: null,
-      credentials: {
-        username: 'demo.user',
-        status: 'ACTIVE',
-        invalidatedAt: null,
-        updatedAt: '2025-11-21T09:00:00.000Z',
-      },
-      createdAt: '2025-11-21T09:00:00.000Z',
-      updatedAt: '2025-11-21T09:00:00.000Z',
-    },
+    example: PERSON_EXAMPLE,
   });
 export type PersonResponse = z.infer<typeof PersonResponse>;

@@ -1,34 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Not, QueryFailedError, Repository } from 'typeorm';
 import { Principal, ProblemException } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
 import {
   canReplaceCredentials,
+  CredentialsStatus,
   replacementChangedFields,
   usernameKey,
-} from '../credentials/domain/credentials';
-import { passwordPolicyViolations } from '../credentials/domain/password-policy';
-import { LoginThrottle } from '../credentials/login-throttle';
-import { PasswordHasher } from '../credentials/password-hasher';
-import { applyProfilePatch, changedProfileFields } from './domain/profile';
+} from './domain/credentials';
+import { passwordPolicyViolations } from './domain/password-policy';
+import { applyProfilePatch, changedProfileFields, profileOf } from './domain/profile';
 import { PersonEntity } from './entities/person.entity';
-import { toPersonResponse, toProfile } from './mapper';
+import { LoginThrottle } from './login-throttle';
+import { mapPerson } from './mapper';
+import { PasswordHasher } from './password-hasher';
+import { isUsernameConflict, PersonRepository } from './person.repository';
 import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './persons.schemas';
 
 const personNotFound = (personId: string) => new ProblemException('person_not_found', 404, { personId });
-
-/** True when a write failed on the per-tenant username key (a race lost after the check). */
-function isUsernameTaken(error: unknown): boolean {
-  const driverError = (error as QueryFailedError & { driverError?: { code?: string; constraint?: string } })
-    ?.driverError;
-  return (
-    error instanceof QueryFailedError &&
-    driverError?.code === '23505' &&
-    driverError.constraint === 'persons_tenant_username'
-  );
-}
 
 const usernameTaken = () => new ProblemException('username_taken', 409);
 
@@ -49,7 +38,7 @@ function assertPasswordPolicy(password: string, context: { username: string; per
 @Injectable()
 export class PersonsService {
   constructor(
-    @InjectRepository(PersonEntity) private readonly persons: Repository<PersonEntity>,
+    @Inject(PersonRepository) private readonly persons: PersonRepository,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
     @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
@@ -63,13 +52,8 @@ export class PersonsService {
     await this.assertNewPerson(principal.tenantId, personId, key);
     const now = new Date();
     const passwordHash = await this.hasher.hash(body.password);
-    // ON CONFLICT DO NOTHING: a race lost to the unique keys fails no statement that carries the
-    // hash, and is told apart by reading afterwards.
-    const inserted = await this.persons
-      .createQueryBuilder()
-      .insert()
-      .into(PersonEntity)
-      .values({
+    const inserted = await this.persons.insertIfNew(
+      {
         tenantId: principal.tenantId,
         personId,
         firstName: body.firstName ?? null,
@@ -79,14 +63,11 @@ export class PersonsService {
         username: body.username,
         usernameKey: key,
         passwordHash,
-        credentialsStatus: 'ACTIVE',
-        credentialsInvalidatedAt: null,
-        credentialsUpdatedAt: now,
-        updatedAt: now,
-      })
-      .orIgnore()
-      .execute();
-    if (!(inserted.raw as unknown[]).length) {
+      },
+      now,
+    );
+    if (!inserted) {
+      // A race lost to the unique keys: reading again tells which one.
       await this.assertNewPerson(principal.tenantId, personId, key);
       throw usernameTaken();
     }
@@ -95,38 +76,35 @@ export class PersonsService {
 
   /** 409 when the tenant already has the person id or the username. */
   private async assertNewPerson(tenantId: string, personId: string, key: string): Promise<void> {
-    if (await this.persons.exists({ where: { tenantId, personId } })) {
+    if (await this.persons.existsByPersonId(tenantId, personId)) {
       throw new ProblemException('person_exists', 409, { personId });
     }
-    if (await this.persons.exists({ where: { tenantId, usernameKey: key } })) throw usernameTaken();
+    if (await this.persons.existsByUsernameKey(tenantId, key)) throw usernameTaken();
   }
 
   async get(principal: Principal, personId: string): Promise<PersonResponse> {
-    const person = await this.persons.findOne({ where: { tenantId: principal.tenantId, personId } });
+    const person = await this.persons.findByPersonId(principal.tenantId, personId);
     if (!person) throw personNotFound(personId);
-    return toPersonResponse(person);
+    return mapPerson(person);
   }
 
   /** Changes profile fields; PERSON_UPDATED names what changed, and nothing is emitted when nothing did. */
   async update(principal: Principal, personId: string, patch: UpdatePersonBody): Promise<PersonResponse> {
     return this.uow.run(async (tx) => {
-      const repo = tx.manager.getRepository(PersonEntity);
-      const person = await repo.findOne({
-        where: { tenantId: principal.tenantId, personId },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const person = await this.persons.lockByPersonId(tx.manager, principal.tenantId, personId);
       if (!person) throw personNotFound(personId);
-      const current = toProfile(person);
+      const current = profileOf(person);
       const changedFields = changedProfileFields(current, patch);
-      if (!changedFields.length) return toPersonResponse(person);
-      Object.assign(person, applyProfilePatch(current, patch), { updatedAt: new Date() });
-      await repo.update({ id: person.id }, { ...toProfile(person), updatedAt: person.updatedAt });
+      if (!changedFields.length) return mapPerson(person);
+      const profile = applyProfilePatch(current, patch);
+      const updatedAt = new Date();
+      await this.persons.updateProfile(tx.manager, person.id, profile, updatedAt);
       await tx.emit('PERSON_UPDATED', principal.tenantCode, {
         personId,
         changedFields,
-        person: { personId, ...toProfile(person) },
+        person: { personId, ...profile },
       });
-      return toPersonResponse(person);
+      return mapPerson(Object.assign(person, profile, { updatedAt }));
     });
   }
 
@@ -141,16 +119,11 @@ export class PersonsService {
     body: SetCredentialsBody,
   ): Promise<PersonResponse> {
     assertPasswordPolicy(body.password, { username: body.username, personId });
-    const before = await this.persons.findOne({ where: { tenantId: principal.tenantId, personId } });
+    const before = await this.persons.findByPersonId(principal.tenantId, personId);
     if (!before) throw personNotFound(personId);
     assertReplaceable(before);
     const key = usernameKey(body.username);
-    if (
-      await this.persons.exists({
-        where: { tenantId: principal.tenantId, usernameKey: key, id: Not(before.id) },
-      })
-    )
-      throw usernameTaken();
+    if (await this.persons.existsByUsernameKey(principal.tenantId, key, before.id)) throw usernameTaken();
     if (await this.hasher.verify(before.passwordHash, body.password))
       throw new ProblemException('password_reused', 422);
     const passwordHash = await this.hasher.hash(body.password);
@@ -158,45 +131,30 @@ export class PersonsService {
     let result: PersonResponse;
     try {
       result = await this.uow.run(async (tx) => {
-        const repo = tx.manager.getRepository(PersonEntity);
-        const person = await repo.findOne({ where: { id: before.id }, lock: { mode: 'pessimistic_write' } });
+        const person = await this.persons.lockById(tx.manager, before.id);
         if (!person) throw personNotFound(personId);
         // Someone else set credentials between our checks and the lock: theirs stand.
         assertReplaceable(person);
         const usernameChanged = person.username !== body.username;
         const now = new Date();
-        // The username in a statement of its own: should a race have taken it since the check, the
-        // failing statement carries no hash (defence in depth; the query logger drops parameters).
-        await repo.update({ id: person.id }, { username: body.username, usernameKey: key });
-        Object.assign(person, {
-          username: body.username,
-          usernameKey: key,
-          passwordHash,
-          credentialsStatus: 'ACTIVE',
+        const credentials = { username: body.username, usernameKey: key, passwordHash };
+        await this.persons.replaceCredentials(tx.manager, person.id, credentials, now);
+        Object.assign(person, credentials, {
+          credentialsStatus: CredentialsStatus.Active,
           credentialsInvalidatedAt: null,
           credentialsUpdatedAt: now,
           updatedAt: now,
         });
-        await repo.update(
-          { id: person.id },
-          {
-            passwordHash,
-            credentialsStatus: 'ACTIVE',
-            credentialsInvalidatedAt: null,
-            credentialsUpdatedAt: now,
-            updatedAt: now,
-          },
-        );
         await tx.emit('PERSON_UPDATED', principal.tenantCode, {
           personId,
           changedFields: replacementChangedFields(usernameChanged),
-          person: { personId, ...toProfile(person) },
-          credentials: { status: 'ACTIVE', invalidatedAt: null },
+          person: { personId, ...profileOf(person) },
+          credentials: { status: CredentialsStatus.Active, invalidatedAt: null },
         });
-        return toPersonResponse(person);
+        return mapPerson(person);
       });
     } catch (error) {
-      throw isUsernameTaken(error) ? usernameTaken() : error;
+      throw isUsernameConflict(error) ? usernameTaken() : error;
     }
     await this.throttle.clear(principal.tenantId, body.username);
     return result;

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, tokenRevokedChannel } from '../redis/redis.module';
+import { ApiTokenRepository } from './api-token.repository';
 import { Principal } from './principal';
 import { hashToken, looksLikeToken } from './token-secret';
 
@@ -27,7 +26,7 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
   private subscriber?: Redis;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @Inject(ApiTokenRepository) private readonly tokens: ApiTokenRepository,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -58,28 +57,21 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
       this.touch(cached.principal.tokenId, now);
       return cached.principal;
     }
-    const rows: Array<{ id: string; tenant_id: string; code: string; scopes: string[] }> =
-      await this.db.query(
-        `SELECT t.id, t.tenant_id, tn.code, t.scopes
-         FROM platform.api_tokens t JOIN platform.tenants tn ON tn.id = t.tenant_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-        [hash],
-      );
-    const row = rows[0];
-    if (!row) {
+    const found = await this.tokens.findActiveByHash(hash);
+    if (!found) {
       this.cache.delete(hash);
       return undefined;
     }
     const principal: Principal = {
-      tokenId: row.id,
-      tenantId: row.tenant_id,
-      tenantCode: row.code,
-      scopes: Object.freeze([...row.scopes]),
+      tokenId: found.id,
+      tenantId: found.tenantId,
+      tenantCode: found.tenantCode,
+      scopes: Object.freeze([...found.scopes]),
     };
     if (this.config.TOKEN_CACHE_SECONDS > 0) {
       this.cache.set(hash, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
     }
-    this.touch(row.id, now);
+    this.touch(found.id, now);
     return principal;
   }
 
@@ -88,8 +80,8 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
     const last = this.lastTouched.get(tokenId) ?? 0;
     if (now - last < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(tokenId, now);
-    this.db
-      .query(`UPDATE platform.api_tokens SET last_used_at = now() WHERE id = $1`, [tokenId])
+    this.tokens
+      .touchLastUsed(tokenId)
       .catch((e: Error) => this.logger.warn(`Could not record token use: ${e.message}`));
   }
 }

@@ -23,8 +23,8 @@ const url = (protocols: string[], fallback: string) =>
     );
 
 /**
- * Every setting of every fincore process, read from the environment. Defaults are those of
- * DESIGN section 4, so a machine with local PostgreSQL and Redis needs no variable at all.
+ * Every setting of every fincore process, read from the environment. The defaults suit a machine
+ * with local PostgreSQL and Redis, which then needs no variable at all.
  */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

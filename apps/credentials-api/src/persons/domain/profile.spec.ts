@@ -1,4 +1,4 @@
-import { applyProfilePatch, changedProfileFields, Profile } from './profile';
+import { applyProfilePatch, changedProfileFields, Profile, profileOf } from './profile';
 
 const current: Profile = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null };
 
@@ -35,5 +35,14 @@ describe('applyProfilePatch', () => {
       phone: null,
     });
     expect(current).toEqual(before);
+  });
+});
+
+describe('profileOf', () => {
+  const sut = profileOf;
+
+  it('takes the profile fields of a stored person and nothing else', () => {
+    const stored = { ...current, id: 'row-1', passwordHash: '$argon2id$secret', username: 'ada' };
+    expect(sut(stored)).toEqual(current);
   });
 });

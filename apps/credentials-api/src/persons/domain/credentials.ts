@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-export const CREDENTIALS_STATUSES = ['ACTIVE', 'INVALIDATED'] as const;
-export type CredentialsStatus = (typeof CREDENTIALS_STATUSES)[number];
+/** ACTIVE credentials authenticate; INVALIDATED ones are refused until new ones are set. */
+export const CredentialsStatus = { Active: 'ACTIVE', Invalidated: 'INVALIDATED' } as const;
+export type CredentialsStatus = (typeof CredentialsStatus)[keyof typeof CredentialsStatus];
 
 export interface CredentialsState {
   status: CredentialsStatus;
@@ -34,10 +35,10 @@ export type InvalidationOutcome =
  * keeps the first time, which makes the operation safe to repeat.
  */
 export function invalidateCredentials(current: CredentialsState, now: Date): InvalidationOutcome {
-  if (current.status === 'INVALIDATED') return { changed: false, state: current };
+  if (current.status === CredentialsStatus.Invalidated) return { changed: false, state: current };
   return {
     changed: true,
-    state: { status: 'INVALIDATED', invalidatedAt: now },
+    state: { status: CredentialsStatus.Invalidated, invalidatedAt: now },
     changedFields: ['credentials.status', 'credentials.invalidatedAt'],
   };
 }
@@ -47,7 +48,7 @@ export function invalidateCredentials(current: CredentialsState, now: Date): Inv
  * every change of credentials leaves a trace of why the old ones stopped working.
  */
 export function canReplaceCredentials(current: CredentialsState): boolean {
-  return current.status === 'INVALIDATED';
+  return current.status === CredentialsStatus.Invalidated;
 }
 
 /** What changed when new credentials replace invalidated ones. */

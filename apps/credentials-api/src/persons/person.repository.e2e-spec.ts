@@ -1,0 +1,117 @@
+import type { DataSource } from 'typeorm';
+import type { TenantFixture } from '../../../../test/support/stack';
+import { TestStack } from '../../../../test/support/stack';
+import { PersonEntity } from './entities/person.entity';
+import { isUsernameConflict, NewPerson, PersonRepository } from './person.repository';
+
+describe('PersonRepository (PostgreSQL)', () => {
+  let stack: TestStack;
+  let db: DataSource;
+  let tenant: TenantFixture;
+  let sut: PersonRepository;
+  let seq = 0;
+
+  const newPerson = (overrides: Partial<NewPerson> = {}): NewPerson => {
+    seq += 1;
+    return {
+      tenantId: tenant.tenant.id,
+      personId: `person-${seq}`,
+      firstName: 'Ada',
+      lastName: null,
+      email: null,
+      phone: null,
+      username: `user.${seq}`,
+      usernameKey: `user.${seq}`,
+      passwordHash: '$argon2id$first',
+      ...overrides,
+    };
+  };
+  const stored = async (person: NewPerson) => {
+    await sut.insert(person, new Date());
+    return (await sut.findByPersonId(person.tenantId, person.personId))!;
+  };
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    db = await stack.db([PersonEntity]);
+    tenant = await stack.createTenant();
+    sut = new PersonRepository(db.manager);
+  });
+  afterAll(() => stack.close());
+
+  describe('insertIfNew', () => {
+    it('inserts once, and answers false for a taken person id or username key', async () => {
+      const person = newPerson();
+      expect(await sut.insertIfNew(person, new Date())).toBe(true);
+      expect(await sut.insertIfNew({ ...person, usernameKey: 'someone.else' }, new Date())).toBe(false);
+      expect(await sut.insertIfNew({ ...newPerson(), usernameKey: person.usernameKey }, new Date())).toBe(
+        false,
+      );
+      expect(await sut.findByUsernameKey(tenant.tenant.id, person.usernameKey)).toMatchObject({
+        personId: person.personId,
+        credentialsStatus: 'ACTIVE',
+      });
+    });
+  });
+
+  describe('existsByUsernameKey', () => {
+    it('can leave the person out whose username it is', async () => {
+      const person = await stored(newPerson());
+      expect(await sut.existsByUsernameKey(tenant.tenant.id, person.usernameKey)).toBe(true);
+      expect(await sut.existsByUsernameKey(tenant.tenant.id, person.usernameKey, person.id)).toBe(false);
+    });
+  });
+
+  describe('replaceCredentials', () => {
+    it('activates the new credentials', async () => {
+      const person = await stored(newPerson());
+      const at = new Date('2025-11-22T10:00:00.000Z');
+      await db.transaction(async (manager) => {
+        await sut.invalidateCredentials(manager, person.id, new Date('2025-11-21T10:00:00.000Z'));
+        await sut.replaceCredentials(
+          manager,
+          person.id,
+          { username: 'New.Name', usernameKey: 'new.name', passwordHash: '$argon2id$second' },
+          at,
+        );
+      });
+      expect(await sut.findByPersonId(tenant.tenant.id, person.personId)).toMatchObject({
+        username: 'New.Name',
+        passwordHash: '$argon2id$second',
+        credentialsStatus: 'ACTIVE',
+        credentialsInvalidatedAt: null,
+        credentialsUpdatedAt: at,
+      });
+    });
+
+    it('fails with an error recognised as a username conflict when the username is taken', async () => {
+      const [taken, person] = [await stored(newPerson()), await stored(newPerson())];
+      const replacing = db.transaction((manager) =>
+        sut.replaceCredentials(
+          manager,
+          person.id,
+          { username: taken.username, usernameKey: taken.usernameKey, passwordHash: '$argon2id$secret' },
+          new Date(),
+        ),
+      );
+      const error = await replacing.catch((e: unknown) => e);
+      expect(isUsernameConflict(error)).toBe(true);
+      expect(JSON.stringify((error as { parameters?: unknown }).parameters ?? [])).not.toContain('secret');
+    });
+  });
+
+  describe('upgradePasswordHash', () => {
+    it('replaces only the checked hash of active credentials', async () => {
+      const person = await stored(newPerson());
+      await sut.upgradePasswordHash(person.id, '$argon2id$other', '$argon2id$stronger');
+      expect((await sut.findByPersonId(tenant.tenant.id, person.personId))!.passwordHash).toBe(
+        '$argon2id$first',
+      );
+      await db.transaction((manager) => sut.invalidateCredentials(manager, person.id, new Date()));
+      await sut.upgradePasswordHash(person.id, '$argon2id$first', '$argon2id$stronger');
+      expect((await sut.findByPersonId(tenant.tenant.id, person.personId))!.passwordHash).toBe(
+        '$argon2id$first',
+      );
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager, Not, QueryFailedError } from 'typeorm';
+import { CredentialsStatus } from './domain/credentials';
+import type { Profile } from './domain/profile';
+import { PersonEntity } from './entities/person.entity';
+
+/** What a new person is stored with; the credentials are active at once. */
+export interface NewPerson extends Profile {
+  tenantId: string;
+  personId: string;
+  username: string;
+  usernameKey: string;
+  passwordHash: string;
+}
+
+/** New credentials replacing invalidated ones. */
+export interface ReplacementCredentials {
+  username: string;
+  usernameKey: string;
+  passwordHash: string;
+}
+
+/** True when a write failed on the per-tenant username key (a race lost after the check). */
+export function isUsernameConflict(error: unknown): boolean {
+  const driverError = (error as QueryFailedError & { driverError?: { code?: string; constraint?: string } })
+    ?.driverError;
+  return (
+    error instanceof QueryFailedError &&
+    driverError?.code === '23505' &&
+    driverError.constraint === 'persons_tenant_username'
+  );
+}
+
+/**
+ * The one owner of `credentials.persons`: persons with their current credentials. Methods that
+ * take an EntityManager run in the caller's transaction (the unit of work); the row lock they take
+ * serialises invalidation, re-hashing and the setting of new credentials.
+ */
+@Injectable()
+export class PersonRepository {
+  constructor(@InjectEntityManager() private readonly manager: EntityManager) {}
+
+  private persons(manager = this.manager) {
+    return manager.getRepository(PersonEntity);
+  }
+
+  findByPersonId(tenantId: string, personId: string): Promise<PersonEntity | null> {
+    return this.persons().findOne({ where: { tenantId, personId } });
+  }
+
+  findByUsernameKey(tenantId: string, usernameKey: string): Promise<PersonEntity | null> {
+    return this.persons().findOne({ where: { tenantId, usernameKey } });
+  }
+
+  existsByPersonId(tenantId: string, personId: string): Promise<boolean> {
+    return this.persons().exists({ where: { tenantId, personId } });
+  }
+
+  /** Whether the username key belongs to a person of the tenant, other than `exceptId` when given. */
+  existsByUsernameKey(tenantId: string, usernameKey: string, exceptId?: string): Promise<boolean> {
+    return this.persons().exists({
+      where: { tenantId, usernameKey, ...(exceptId ? { id: Not(exceptId) } : {}) },
+    });
+  }
+
+  /**
+   * Inserts the person unless the tenant already has the person id or the username; returns
+   * whether it did. ON CONFLICT DO NOTHING: a race lost to the unique keys fails no statement that
+   * carries the hash.
+   */
+  async insertIfNew(person: NewPerson, at: Date): Promise<boolean> {
+    const inserted = await this.persons()
+      .createQueryBuilder()
+      .insert()
+      .into(PersonEntity)
+      .values(this.newRow(person, at))
+      .orIgnore()
+      .execute();
+    return (inserted.raw as unknown[]).length > 0;
+  }
+
+  /** Inserts the person; fails on a taken person id or username. */
+  async insert(person: NewPerson, at: Date): Promise<void> {
+    await this.persons().insert(this.newRow(person, at));
+  }
+
+  private newRow(person: NewPerson, at: Date) {
+    return {
+      ...person,
+      credentialsStatus: CredentialsStatus.Active,
+      credentialsInvalidatedAt: null,
+      credentialsUpdatedAt: at,
+      updatedAt: at,
+    };
+  }
+
+  /** Locks the person's row (FOR UPDATE) for a change of profile; null when the tenant has no such person. */
+  lockByPersonId(manager: EntityManager, tenantId: string, personId: string): Promise<PersonEntity | null> {
+    return this.persons(manager).findOne({
+      where: { tenantId, personId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /** Locks the person's row (FOR UPDATE) for a change of credentials. */
+  lockById(manager: EntityManager, id: string): Promise<PersonEntity | null> {
+    return this.persons(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async updateProfile(manager: EntityManager, id: string, profile: Profile, at: Date): Promise<void> {
+    await this.persons(manager).update({ id }, { ...profile, updatedAt: at });
+  }
+
+  /** Marks the credentials invalidated at `at`; the row is locked by the caller. */
+  async invalidateCredentials(manager: EntityManager, id: string, at: Date): Promise<void> {
+    await this.persons(manager).update(
+      { id },
+      {
+        credentialsStatus: CredentialsStatus.Invalidated,
+        credentialsInvalidatedAt: at,
+        credentialsUpdatedAt: at,
+        updatedAt: at,
+      },
+    );
+  }
+
+  /**
+   * Sets new, active credentials; the row is locked by the caller. The username goes in a
+   * statement of its own: should a race have taken it since the check, the failing statement
+   * carries no hash (defence in depth; the query logger drops parameters too).
+   */
+  async replaceCredentials(
+    manager: EntityManager,
+    id: string,
+    credentials: ReplacementCredentials,
+    at: Date,
+  ): Promise<void> {
+    const persons = this.persons(manager);
+    await persons.update({ id }, { username: credentials.username, usernameKey: credentials.usernameKey });
+    await persons.update(
+      { id },
+      {
+        passwordHash: credentials.passwordHash,
+        credentialsStatus: CredentialsStatus.Active,
+        credentialsInvalidatedAt: null,
+        credentialsUpdatedAt: at,
+        updatedAt: at,
+      },
+    );
+  }
+
+  /**
+   * Stores a stronger hash of the same password, only while the credentials are still the active
+   * ones that were checked: replaced or invalidated credentials are left as they are.
+   */
+  async upgradePasswordHash(id: string, checkedHash: string, upgradedHash: string): Promise<void> {
+    await this.persons().update(
+      { id, passwordHash: checkedHash, credentialsStatus: CredentialsStatus.Active },
+      { passwordHash: upgradedHash },
+    );
+  }
+}

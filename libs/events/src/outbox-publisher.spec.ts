@@ -1,0 +1,88 @@
+import { Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { newDouble } from '../../../test/support/doubles';
+import { OutboxPublisher } from './outbox-publisher';
+import type { OutboxRepository } from './outbox.repository';
+import type { DomainEventJob } from './queues';
+
+describe('OutboxPublisher', () => {
+  let outbox: jest.Mocked<OutboxRepository>;
+  let queue: jest.Mocked<Queue<DomainEventJob>>;
+  let sut: OutboxPublisher;
+
+  /** The repository claims `claimed` and hands them to the publisher's callback, like the real one. */
+  const claims = (claimed: string[]) => async (_: unknown, publish: (ids: string[]) => Promise<void>) => {
+    if (!claimed.length) return 0;
+    await publish(claimed);
+    return claimed.length;
+  };
+
+  beforeEach(() => {
+    outbox = newDouble<OutboxRepository>();
+    queue = newDouble<Queue<DomainEventJob>>();
+    queue.addBulk.mockResolvedValue([]);
+    sut = new OutboxPublisher(outbox, queue);
+  });
+  afterEach(() => jest.useRealTimers());
+
+  describe('publish', () => {
+    it('enqueues the events the repository claims, one job per event id', async () => {
+      outbox.publishUnpublished.mockImplementation(claims(['e-2']));
+      expect(await sut.publish(['e-1', 'e-2'])).toBe(1);
+      expect(outbox.publishUnpublished).toHaveBeenCalledWith(['e-1', 'e-2'], expect.any(Function));
+      expect(queue.addBulk).toHaveBeenCalledWith([
+        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2' } },
+      ]);
+    });
+
+    it('fails the claim when the queue refuses, so the rows stay unpublished', async () => {
+      outbox.publishUnpublished.mockImplementation(claims(['e-1']));
+      queue.addBulk.mockRejectedValue(new Error('redis down'));
+      await expect(sut.publish(['e-1'])).rejects.toThrow('redis down');
+    });
+  });
+
+  describe('publishPending', () => {
+    it('claims at most 100 of the oldest rows unless told otherwise', async () => {
+      outbox.publishOldestUnpublished.mockImplementation(claims(['e-1', 'e-2']));
+      expect(await sut.publishPending()).toBe(2);
+      expect(outbox.publishOldestUnpublished).toHaveBeenCalledWith(100, expect.any(Function));
+      await sut.publishPending(7);
+      expect(outbox.publishOldestUnpublished).toHaveBeenLastCalledWith(7, expect.any(Function));
+    });
+  });
+
+  describe('enqueue', () => {
+    it('adds nothing for no events', async () => {
+      await sut.enqueue([]);
+      expect(queue.addBulk).not.toHaveBeenCalled();
+    });
+
+    it('gives up after 3 seconds when Redis does not answer', async () => {
+      jest.useFakeTimers();
+      queue.addBulk.mockReturnValue(new Promise(() => undefined));
+      const enqueued = sut.enqueue(['e-1']);
+      jest.advanceTimersByTime(3000);
+      await expect(enqueued).rejects.toThrow('Enqueueing domain events timed out after 3000 ms');
+    });
+  });
+
+  describe('publishInBackground', () => {
+    it('does not touch the outbox for no events', () => {
+      sut.publishInBackground([]);
+      expect(outbox.publishUnpublished).not.toHaveBeenCalled();
+    });
+
+    it('logs a failure instead of throwing, and shutdown waits for the publication under way', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      let fail!: (error: Error) => void;
+      outbox.publishUnpublished.mockReturnValue(new Promise((_, reject) => (fail = reject)));
+      sut.publishInBackground(['e-1']);
+      const shutdown = sut.onApplicationShutdown();
+      fail(new Error('database away'));
+      await shutdown;
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('the relay will retry: database away'));
+      warn.mockRestore();
+    });
+  });
+});

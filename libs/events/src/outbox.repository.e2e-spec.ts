@@ -1,0 +1,115 @@
+import type { DataSource } from 'typeorm';
+import { TestStack } from '../../../test/support/stack';
+import { newDomainEvents } from './outbox';
+import { OutboxRepository } from './outbox.repository';
+
+describe('OutboxRepository (PostgreSQL)', () => {
+  let stack: TestStack;
+  let db: DataSource;
+  let sut: OutboxRepository;
+
+  const personUpdated = (personId: string) =>
+    newDomainEvents([
+      { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: { personId, changedFields: ['lastName'] } },
+    ])[0];
+  const committed = async (personId: string) => {
+    const event = personUpdated(personId);
+    await db.transaction((manager) => sut.insertEvents(manager, [event]));
+    return event;
+  };
+  const row = async (id: string) =>
+    (
+      await db.query(`SELECT published_at, publish_attempts, processed_at FROM events.outbox WHERE id = $1`, [
+        id,
+      ])
+    )[0];
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    db = await stack.db();
+    sut = new OutboxRepository(db.manager);
+  });
+  afterAll(() => stack.close());
+
+  describe('insertEvents', () => {
+    it('writes with the caller’s transaction, so a rollback leaves no row', async () => {
+      const event = personUpdated('rolled-back');
+      await expect(
+        db.transaction(async (manager) => {
+          await sut.insertEvents(manager, [event]);
+          throw new Error('change failed');
+        }),
+      ).rejects.toThrow('change failed');
+      expect(await sut.findEvent(event.id)).toBeUndefined();
+    });
+  });
+
+  describe('publishUnpublished', () => {
+    it('skips rows another claim holds, and marks what it published', async () => {
+      const [held, free] = [await committed('held'), await committed('free')];
+      let release!: () => void;
+      let claimed!: () => void;
+      const isClaimed = new Promise<void>((r) => (claimed = r));
+      const holding = sut.publishUnpublished([held.id], () => {
+        claimed();
+        return new Promise<void>((r) => (release = r));
+      });
+      await isClaimed;
+      const published: string[][] = [];
+      expect(await sut.publishUnpublished([held.id, free.id], async (ids) => void published.push(ids))).toBe(
+        1,
+      );
+      expect(published).toEqual([[free.id]]);
+      release();
+      expect(await holding).toBe(1);
+      expect(await row(held.id)).toMatchObject({ published_at: expect.any(Date), publish_attempts: 1 });
+      expect(await sut.publishUnpublished([held.id], async () => undefined)).toBe(0);
+    });
+
+    it('leaves the rows unpublished when publishing fails', async () => {
+      const event = await committed('redis-down');
+      await expect(
+        sut.publishUnpublished([event.id], async () => {
+          throw new Error('redis down');
+        }),
+      ).rejects.toThrow('redis down');
+      expect(await row(event.id)).toMatchObject({ published_at: null, publish_attempts: 0 });
+    });
+  });
+
+  describe('findPublishedUnprocessed', () => {
+    it('finds events published before the grace period that nobody processed', async () => {
+      const [old, recent, processed] = [
+        await committed('old'),
+        await committed('recent'),
+        await committed('done'),
+      ];
+      await db.query(
+        `UPDATE events.outbox SET published_at = now() - interval '5 minutes' WHERE id = ANY($1)`,
+        [[old.id, processed.id]],
+      );
+      await db.query(`UPDATE events.outbox SET published_at = now() WHERE id = $1`, [recent.id]);
+      await sut.markProcessed(processed.id);
+      const found = await sut.findPublishedUnprocessed(30, 1000);
+      expect(found).toContain(old.id);
+      expect(found).not.toContain(recent.id);
+      expect(found).not.toContain(processed.id);
+    });
+  });
+
+  describe('findEvent', () => {
+    it('answers the event as subscribers receive it', async () => {
+      const event = await committed('found');
+      expect(await sut.findEvent(event.id)).toEqual(event);
+    });
+  });
+
+  describe('markProcessed', () => {
+    it('marks an event once', async () => {
+      const event = await committed('processed');
+      expect(await sut.markProcessed(event.id)).toBe(true);
+      expect(await sut.markProcessed(event.id)).toBe(false);
+      expect((await row(event.id)).processed_at).toEqual(expect.any(Date));
+    });
+  });
+});

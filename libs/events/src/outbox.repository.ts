@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import type { EntityManager } from 'typeorm';
+import { DomainEvent, envelopeFromRow, OutboxRow } from './envelope';
+
+/** The channel the outbox insert trigger notifies on, once per committed row. */
+export const OUTBOX_CHANNEL = 'fincore_outbox';
+
+/** A connection that hears of committed outbox rows until closed. */
+export interface OutboxListener {
+  close(): Promise<void>;
+}
+
+/**
+ * The one owner of `events.outbox`. Plain SQL throughout: it works with any EntityManager,
+ * whatever entities its DataSource registered. Methods that take an EntityManager run in the
+ * caller's transaction.
+ */
+@Injectable()
+export class OutboxRepository {
+  constructor(@InjectEntityManager() private readonly manager: EntityManager) {}
+
+  /**
+   * Inserts the events with the caller's transaction, so they commit or roll back with the change
+   * they describe. One statement whatever their number: a change of many rows would otherwise
+   * make one round trip per event while holding its locks.
+   */
+  async insertEvents(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await manager.query(
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data)
+       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[])`,
+      [
+        events.map((e) => e.id),
+        events.map((e) => e.type),
+        events.map((e) => e.tenantCode),
+        events.map((e) => e.occurredAt),
+        events.map((e) => e.correlationId),
+        events.map((e) => JSON.stringify(e.data)),
+      ],
+    );
+  }
+
+  /**
+   * Claims those of the given events that are unpublished and not claimed by anyone else
+   * (FOR UPDATE SKIP LOCKED), hands their ids to `publish` while holding the row locks, then marks
+   * them published, all in one transaction. Returns how many it published.
+   */
+  publishUnpublished(eventIds: string[], publish: (ids: string[]) => Promise<void>): Promise<number> {
+    return this.claimAndMarkPublished(
+      `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+      [eventIds],
+      publish,
+    );
+  }
+
+  /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
+  publishOldestUnpublished(limit: number, publish: (ids: string[]) => Promise<void>): Promise<number> {
+    return this.claimAndMarkPublished(
+      `SELECT id FROM events.outbox WHERE published_at IS NULL
+        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+      publish,
+    );
+  }
+
+  private claimAndMarkPublished(
+    claimSql: string,
+    params: unknown[],
+    publish: (ids: string[]) => Promise<void>,
+  ): Promise<number> {
+    return this.manager.transaction(async (manager) => {
+      const rows: Array<{ id: string }> = await manager.query(claimSql, params);
+      if (!rows.length) return 0;
+      const ids = rows.map((r) => r.id);
+      await publish(ids);
+      await manager.query(
+        `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
+        [ids],
+      );
+      return ids.length;
+    });
+  }
+
+  /** Ids of events published more than `graceSeconds` ago that no consumer has processed, oldest first. */
+  async findPublishedUnprocessed(graceSeconds: number, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.manager.query(
+      `SELECT id FROM events.outbox
+        WHERE published_at IS NOT NULL AND processed_at IS NULL
+          AND published_at < now() - make_interval(secs => $1)
+        ORDER BY published_at LIMIT $2`,
+      [graceSeconds, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The event as subscribers receive it; undefined when the outbox does not hold it. */
+  async findEvent(eventId: string): Promise<DomainEvent | undefined> {
+    const rows: OutboxRow[] = await this.manager.query(
+      `SELECT id, type, tenant_code, occurred_at, correlation_id, data FROM events.outbox WHERE id = $1`,
+      [eventId],
+    );
+    return rows[0] && envelopeFromRow(rows[0]);
+  }
+
+  /** Marks the event handled by its consumer; false when it was handled before or does not exist. */
+  async markProcessed(eventId: string): Promise<boolean> {
+    // An UPDATE answers [rows, affected] through TypeORM's query().
+    const [, affected]: [unknown[], number] = await this.manager.query(
+      `UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
+      [eventId],
+    );
+    return affected > 0;
+  }
+
+  /**
+   * Opens a connection of its own (LISTEN needs one outside the pool) that calls `onInsert` for
+   * every committed outbox row. `onLost` is called once when the connection fails later on; the
+   * caller decides when to listen again. Rejects when it cannot connect.
+   */
+  async listenForInserts(
+    databaseUrl: string,
+    handlers: { onInsert(): void; onLost(error: Error): void },
+  ): Promise<OutboxListener> {
+    const client = new Client({ connectionString: databaseUrl });
+    client.on('notification', () => handlers.onInsert());
+    client.on('error', (error) => {
+      void client.end().catch(() => undefined);
+      handlers.onLost(error);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return { close: () => client.end().catch(() => undefined) };
+  }
+}

@@ -1,0 +1,74 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { requestContext } from '@fincore/platform';
+import { newDouble } from '../../../test/support/doubles';
+import type { OutboxPublisher } from './outbox-publisher';
+import type { OutboxRepository } from './outbox.repository';
+import { UnitOfWork } from './unit-of-work';
+
+describe('UnitOfWork', () => {
+  let db: jest.Mocked<DataSource>;
+  let outbox: jest.Mocked<OutboxRepository>;
+  let publisher: jest.Mocked<OutboxPublisher>;
+  let sut: UnitOfWork;
+  const manager = { name: 'transaction manager' } as unknown as EntityManager;
+  const data = { personId: 'p-1', changedFields: ['lastName'] };
+
+  beforeEach(() => {
+    db = newDouble<DataSource>();
+    // A transaction that runs its body with the transaction's manager, as TypeORM does.
+    db.transaction.mockImplementation(async (...args: unknown[]) => {
+      const body = args[args.length - 1] as (m: EntityManager) => Promise<unknown>;
+      return body(manager);
+    });
+    outbox = newDouble<OutboxRepository>();
+    publisher = newDouble<OutboxPublisher>();
+    sut = new UnitOfWork(db, outbox, publisher);
+  });
+
+  describe('run', () => {
+    it('writes emitted events with the transaction, then publishes them after commit', async () => {
+      const event = await requestContext.run({ requestId: 'req-7' }, () =>
+        sut.run((tx) => tx.emit('PERSON_UPDATED', 'ACME', data)),
+      );
+      expect(event).toMatchObject({
+        type: 'PERSON_UPDATED',
+        tenantCode: 'ACME',
+        correlationId: 'req-7',
+        data,
+      });
+      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event]);
+      expect(publisher.publishInBackground).toHaveBeenCalledWith([event.id]);
+    });
+
+    it('writes many events of one type in one insert', async () => {
+      const events = await sut.run((tx) =>
+        tx.emitAll('PERSON_UPDATED', 'ACME', [data, { ...data, personId: 'p-2' }]),
+      );
+      expect(outbox.insertEvents).toHaveBeenCalledTimes(1);
+      expect(publisher.publishInBackground).toHaveBeenCalledWith(events.map((e) => e.id));
+    });
+
+    it('refuses data that does not match the catalog, before writing anything', async () => {
+      await expect(
+        sut.run((tx) => tx.emit('PERSON_UPDATED', 'ACME', { personId: 'p-1', changedFields: [] })),
+      ).rejects.toThrow(/does not match its schema/);
+      expect(outbox.insertEvents).not.toHaveBeenCalled();
+      expect(publisher.publishInBackground).not.toHaveBeenCalled();
+    });
+
+    it('publishes nothing when the work fails', async () => {
+      await expect(
+        sut.run(async (tx) => {
+          await tx.emit('PERSON_UPDATED', 'ACME', data);
+          throw new Error('conflict');
+        }),
+      ).rejects.toThrow('conflict');
+      expect(publisher.publishInBackground).not.toHaveBeenCalled();
+    });
+
+    it('opens the transaction with the isolation level asked for', async () => {
+      await sut.run(async () => 1, { isolation: 'SERIALIZABLE' });
+      expect(db.transaction).toHaveBeenCalledWith('SERIALIZABLE', expect.any(Function));
+    });
+  });
+});

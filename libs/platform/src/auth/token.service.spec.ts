@@ -1,0 +1,123 @@
+import { Logger } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { newDouble } from '../../../../test/support/doubles';
+import type { AppConfig } from '../config/config';
+import type { ActiveToken, ApiTokenRepository } from './api-token.repository';
+import { generateToken, hashToken } from './token-secret';
+import { TokenService } from './token.service';
+
+describe('TokenService', () => {
+  let tokens: jest.Mocked<ApiTokenRepository>;
+  let redis: jest.Mocked<Redis>;
+  let subscriber: jest.Mocked<Redis>;
+  let sut: TokenService;
+  const config = { QUEUE_PREFIX: 'fincore', TOKEN_CACHE_SECONDS: 10 } as AppConfig;
+  const active: ActiveToken = { id: 'tok-1', tenantId: 'ten-1', tenantCode: 'ACME', scopes: ['cards:read'] };
+  const token = generateToken();
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2025-11-21T10:00:00Z') });
+    tokens = newDouble<ApiTokenRepository>();
+    tokens.findActiveByHash.mockResolvedValue(active);
+    tokens.touchLastUsed.mockResolvedValue();
+    redis = newDouble<Redis>();
+    subscriber = newDouble<Redis>();
+    subscriber.subscribe.mockResolvedValue(1);
+    redis.duplicate.mockReturnValue(subscriber);
+    sut = new TokenService(tokens, redis, config);
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  describe('authenticate', () => {
+    it('answers nothing for a value that is not a token, without asking the database', async () => {
+      expect(await sut.authenticate('not-a-token')).toBeUndefined();
+      expect(tokens.findActiveByHash).not.toHaveBeenCalled();
+    });
+
+    it('answers nothing for an unknown or revoked token', async () => {
+      tokens.findActiveByHash.mockResolvedValue(undefined);
+      expect(await sut.authenticate(token)).toBeUndefined();
+    });
+
+    it('looks the token up by its hash and returns its principal with frozen scopes', async () => {
+      const principal = await sut.authenticate(token);
+      expect(principal).toEqual({
+        tokenId: 'tok-1',
+        tenantId: 'ten-1',
+        tenantCode: 'ACME',
+        scopes: ['cards:read'],
+      });
+      expect(Object.isFrozen(principal!.scopes)).toBe(true);
+      expect(tokens.findActiveByHash).toHaveBeenCalledWith(hashToken(token));
+    });
+
+    it('answers from the cache for TOKEN_CACHE_SECONDS, then asks again', async () => {
+      await sut.authenticate(token);
+      jest.advanceTimersByTime(9_999);
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(1);
+      jest.advanceTimersByTime(1);
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
+    });
+
+    it('caches nothing when TOKEN_CACHE_SECONDS is 0', async () => {
+      sut = new TokenService(tokens, redis, { ...config, TOKEN_CACHE_SECONDS: 0 });
+      await sut.authenticate(token);
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
+    });
+
+    it('records the use of a token at most once a minute', async () => {
+      await sut.authenticate(token);
+      await sut.authenticate(token);
+      expect(tokens.touchLastUsed).toHaveBeenCalledTimes(1);
+      expect(tokens.touchLastUsed).toHaveBeenCalledWith('tok-1');
+      jest.advanceTimersByTime(60_000);
+      await sut.authenticate(token);
+      expect(tokens.touchLastUsed).toHaveBeenCalledTimes(2);
+    });
+
+    it('still authenticates when the use cannot be recorded', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      tokens.touchLastUsed.mockRejectedValue(new Error('read-only replica'));
+      expect(await sut.authenticate(token)).toMatchObject({ tokenId: 'tok-1' });
+      await jest.advanceTimersByTimeAsync(0);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('read-only replica'));
+    });
+  });
+
+  describe('forget', () => {
+    it('drops the cached principal of the token, so the next call asks the database', async () => {
+      await sut.authenticate(token);
+      sut.forget('tok-1');
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
+    });
+  });
+
+  describe('onModuleInit', () => {
+    it('forgets a token as soon as its revocation is published', async () => {
+      await sut.onModuleInit();
+      expect(subscriber.subscribe).toHaveBeenCalledWith('{fincore}:token-revoked');
+      await sut.authenticate(token);
+      const onMessage = subscriber.on.mock.calls.find(([event]) => event === 'message')![1] as (
+        channel: string,
+        tokenId: string,
+      ) => void;
+      onMessage('{fincore}:token-revoked', 'tok-1');
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
+    });
+
+    it('starts without revocations when Redis refuses the subscription', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      subscriber.subscribe.mockRejectedValue(new Error('NOAUTH'));
+      await expect(sut.onModuleInit()).resolves.toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('NOAUTH'));
+    });
+  });
+});
