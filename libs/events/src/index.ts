@@ -1,3 +1,4 @@
+export * from './batches';
 export * from './catalog';
 export * from './envelope';
 export * from './queues';
@@ -7,4 +8,3 @@ export * from './outbox-publisher';
 export * from './outbox-relay';
 export * from './unit-of-work';
 export * from './events.module';
-export * from './webhook-delivery-queue';
