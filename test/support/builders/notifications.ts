@@ -13,6 +13,52 @@ import type { TenantEntity } from '@fincore/platform';
 /** Long enough ago that configs, endpoints and events made by default line up in time. */
 export const EARLIER = new Date('2026-01-01T00:00:00Z');
 
+/** An active endpoint (not saved) receiving every type. */
+export function aWebhookEndpoint(overrides: Partial<WebhookEndpointEntity> = {}): WebhookEndpointEntity {
+  return Object.assign(new WebhookEndpointEntity(), {
+    id: randomUUID(),
+    tenantId: randomUUID(),
+    url: 'https://hooks.example.com/fincore',
+    description: null,
+    notificationTypeCodes: null,
+    status: EndpointStatus.Active,
+    disabledReason: null,
+    disabledAt: null,
+    secretSealed: 'sealed-secret',
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    lastSuccessAt: null,
+    createdAt: EARLIER,
+    updatedAt: EARLIER,
+    deletedAt: null,
+    ...overrides,
+  });
+}
+
+/** A pending delivery (not saved), due since EARLIER. */
+export function aWebhookDelivery(overrides: Partial<WebhookDeliveryEntity> = {}): WebhookDeliveryEntity {
+  return Object.assign(new WebhookDeliveryEntity(), {
+    id: randomUUID(),
+    tenantId: randomUUID(),
+    endpointId: randomUUID(),
+    eventId: randomUUID(),
+    notificationTypeCode: 'PERSON_UPDATED',
+    eventOccurredAt: EARLIER,
+    status: DeliveryStatus.Pending,
+    attemptCount: 0,
+    cycleAttempts: 0,
+    nextAttemptAt: EARLIER,
+    lastAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    deliveredAt: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    ...overrides,
+  });
+}
+
 /** Rows of the notification context (and the outbox events they hang off) for repository specs. */
 export class NotificationRows {
   constructor(private readonly db: DataSource) {}
@@ -50,50 +96,18 @@ export class NotificationRows {
     tenant: TenantEntity,
     overrides: Partial<WebhookEndpointEntity> = {},
   ): Promise<WebhookEndpointEntity> {
-    return this.db.getRepository(WebhookEndpointEntity).save({
-      id: randomUUID(),
-      tenantId: tenant.id,
-      url: 'https://hooks.example.com/fincore',
-      description: null,
-      notificationTypeCodes: null,
-      status: EndpointStatus.Active,
-      disabledReason: null,
-      disabledAt: null,
-      secretSealed: 'sealed-secret',
-      previousSecretSealed: null,
-      previousSecretExpiresAt: null,
-      failingSince: null,
-      lastSuccessAt: null,
-      createdAt: EARLIER,
-      updatedAt: EARLIER,
-      deletedAt: null,
-      ...overrides,
-    });
+    return this.db
+      .getRepository(WebhookEndpointEntity)
+      .save(aWebhookEndpoint({ tenantId: tenant.id, ...overrides }));
   }
 
   async delivery(
     endpoint: WebhookEndpointEntity,
     overrides: Partial<WebhookDeliveryEntity> = {},
   ): Promise<WebhookDeliveryEntity> {
-    return this.db.getRepository(WebhookDeliveryEntity).save({
-      id: randomUUID(),
-      tenantId: endpoint.tenantId,
-      endpointId: endpoint.id,
-      eventId: randomUUID(),
-      notificationTypeCode: 'PERSON_UPDATED',
-      eventOccurredAt: EARLIER,
-      status: DeliveryStatus.Pending,
-      attemptCount: 0,
-      cycleAttempts: 0,
-      nextAttemptAt: EARLIER,
-      lastAttemptAt: null,
-      lastStatusCode: null,
-      lastError: null,
-      deliveredAt: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
-      ...overrides,
-    });
+    return this.db
+      .getRepository(WebhookDeliveryEntity)
+      .save(aWebhookDelivery({ tenantId: endpoint.tenantId, endpointId: endpoint.id, ...overrides }));
   }
 
   async deliveryRow(id: string): Promise<WebhookDeliveryEntity> {
