@@ -13,7 +13,6 @@ export const EndpointStatus = {
   Disabled: 'DISABLED',
 } as const;
 export type EndpointStatus = (typeof EndpointStatus)[keyof typeof EndpointStatus];
-export const ENDPOINT_STATUSES = Object.values(EndpointStatus);
 
 /** The outcome of one HTTP attempt of a delivery. */
 export const AttemptOutcome = {
@@ -21,4 +20,3 @@ export const AttemptOutcome = {
   Failed: 'FAILED',
 } as const;
 export type AttemptOutcome = (typeof AttemptOutcome)[keyof typeof AttemptOutcome];
-export const ATTEMPT_OUTCOMES = Object.values(AttemptOutcome);
