@@ -1,5 +1,5 @@
 /** Unit tests (*.spec.ts) sit beside the code; end-to-end tests (*.e2e-spec.ts) live in test/. */
-const libs = '(platform|database|events|webhooks)';
+const libs = '(platform|database|events|webhooks|notifications)';
 
 module.exports = {
   rootDir: '.',

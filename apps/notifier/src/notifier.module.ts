@@ -1,29 +1,25 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { EventsModule, QueueName, WEBHOOK_DELIVERY_JOB_OPTIONS } from '@fincore/events';
+import { EventsModule } from '@fincore/events';
+import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
 import { DeliveryReconciler } from './delivery/delivery-reconciler';
 import { DeliveryService } from './delivery/delivery.service';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
+import { WebhookSender } from './delivery/webhook-sender';
 import { DomainEventProcessor } from './fan-out/domain-event.processor';
 import { FanOutService } from './fan-out/fan-out.service';
-import { NotifierMetrics } from './shared/notifier-metrics';
+import { NotifierMetrics } from './metrics/notifier-metrics';
 
-/** The worker of DESIGN section 3: fan-out of domain events, signed delivery with retries, reconciliation. */
+/** The worker: fan-out of domain events, signed delivery with retries, reconciliation. */
 @Module({
-  imports: [
-    EventsModule.forRoot({ relay: false }),
-    BullModule.registerQueue({
-      name: QueueName.WebhookDeliveries,
-      defaultJobOptions: WEBHOOK_DELIVERY_JOB_OPTIONS,
-    }),
-  ],
+  imports: [EventsModule.forRoot({ relay: false }), NotificationsDataModule, WebhookDeliveryQueueModule],
   providers: [
     secretBoxProvider('notifier'),
     NotifierMetrics,
     FanOutService,
     DomainEventProcessor,
     DeliveryService,
+    WebhookSender,
     WebhookDeliveryProcessor,
     DeliveryReconciler,
   ],

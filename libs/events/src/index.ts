@@ -9,4 +9,3 @@ export * from './outbox-publisher';
 export * from './outbox-relay';
 export * from './unit-of-work';
 export * from './events.module';
-export * from './webhook-delivery-queue';

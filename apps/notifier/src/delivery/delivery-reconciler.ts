@@ -1,17 +1,20 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { enqueueWebhookDeliveries, QueueName, WebhookDeliveryJob } from '@fincore/events';
+import { QueueName, WebhookDeliveryJob } from '@fincore/events';
+import {
+  DeliveryPosition,
+  enqueueWebhookDeliveries,
+  WebhookDeliveryRepository,
+} from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 
 const BATCH = 500;
 
 /**
- * DESIGN section 3, step 6 (delivery half): PostgreSQL is the truth, Redis is not. Every pending
- * delivery whose job is gone (Redis flushed or restarted empty, an enqueue that failed after
- * commit) gets its job back, due at the time the row says. Idempotent, so every replica may run it.
+ * PostgreSQL is the truth, Redis is not. Every pending delivery whose job is gone (Redis flushed
+ * or restarted empty, an enqueue that failed after commit) gets its job back, due at the time the
+ * row says. Idempotent, so every replica may run it.
  */
 @Injectable()
 export class DeliveryReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -20,7 +23,7 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   private running?: Promise<unknown>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -42,24 +45,17 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   /** Returns how many jobs it had to re-create. */
   async reconcile(): Promise<number> {
     let restored = 0;
-    let after = new Date(0);
-    let afterId = '00000000-0000-0000-0000-000000000000';
+    let after: DeliveryPosition = { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' };
     for (;;) {
-      const rows: Array<{ id: string; next_attempt_at: Date | null; created_at: Date }> = await this.db.query(
-        `SELECT id, next_attempt_at, created_at FROM notifications.webhook_deliveries
-          WHERE status = 'PENDING' AND (created_at, id) > ($1, $2)
-          ORDER BY created_at, id LIMIT $3`,
-        [after, afterId, BATCH],
-      );
-      if (!rows.length) break;
+      const page = await this.deliveries.pagePending(after, BATCH);
+      if (!page.length) break;
       restored += await enqueueWebhookDeliveries(
         this.queue,
-        rows.map((r) => ({ deliveryId: r.id, runAt: r.next_attempt_at })),
+        page.map((d) => ({ deliveryId: d.id, runAt: d.nextAttemptAt })),
       );
-      const last = rows[rows.length - 1];
-      after = last.created_at;
-      afterId = last.id;
-      if (rows.length < BATCH) break;
+      const last = page[page.length - 1];
+      after = { createdAt: last.createdAt, id: last.id };
+      if (page.length < BATCH) break;
     }
     if (restored) this.logger.warn(`Re-created ${restored} webhook delivery job(s) missing from the queue`);
     return restored;

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import got from 'got';
 import { DestinationPolicy, parseWebhookUrl, safeLookup } from '@fincore/webhooks';
 import type { AttemptResult } from './domain/retry-policy';
@@ -12,82 +13,90 @@ export interface SentAttempt {
   responseExcerpt: string | null;
 }
 
-/**
- * One POST of a signed webhook: no redirects (a 3xx is a failure, not an invitation to go
- * elsewhere), a hard timeout, the destination checked on the very address connected to, and
- * only the first bytes of the answer read.
- */
-export async function sendWebhook(input: {
+export interface WebhookRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
   policy: DestinationPolicy;
-}): Promise<SentAttempt> {
-  const started = process.hrtime.bigint();
-  const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
-  try {
-    parseWebhookUrl(input.url, input.policy);
-  } catch (error) {
-    return {
-      result: { kind: 'error', message: `destination refused: ${(error as Error).message}` },
-      durationMs: 0,
-      responseExcerpt: null,
-    };
+}
+
+/**
+ * One POST of a signed webhook: no redirects (a 3xx is a failure, not an invitation to go
+ * elsewhere), a hard timeout, the destination checked on the very address connected to, and
+ * only the first bytes of the answer read.
+ */
+@Injectable()
+export class WebhookSender {
+  async send(input: WebhookRequest): Promise<SentAttempt> {
+    const started = process.hrtime.bigint();
+    const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    try {
+      parseWebhookUrl(input.url, input.policy);
+    } catch (error) {
+      return {
+        result: { kind: 'error', message: `destination refused: ${(error as Error).message}` },
+        durationMs: 0,
+        responseExcerpt: null,
+      };
+    }
+    return new Promise<SentAttempt>((resolve) => {
+      let settled = false;
+      let statusCode: number | undefined;
+      let retryAfter: string | undefined;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = (result: AttemptResult) => {
+        if (settled) return;
+        settled = true;
+        // PostgreSQL text cannot hold NUL: left in, one receiver's answer would make the attempt unrecordable and resent forever.
+        const excerpt = size
+          ? Buffer.concat(chunks)
+              .subarray(0, RESPONSE_EXCERPT_BYTES)
+              .toString('utf8')
+              .replaceAll('\u0000', '')
+          : null;
+        resolve({ result, durationMs: elapsed(), responseExcerpt: excerpt });
+      };
+      const stream = got.stream.post(input.url, {
+        body: input.body,
+        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers },
+        timeout: { request: input.timeoutMs },
+        followRedirect: false,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        dnsLookup: safeLookup(input.policy) as never,
+      });
+      stream.on(
+        'response',
+        (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
+          statusCode = response.statusCode;
+          const header = response.headers['retry-after'];
+          retryAfter = Array.isArray(header) ? header[0] : header;
+        },
+      );
+      stream.on('data', (chunk: Buffer) => {
+        if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= RESPONSE_EXCERPT_BYTES && statusCode !== undefined) {
+          // Enough read: the rest of a large answer is not our business.
+          finish({ kind: 'response', statusCode, retryAfter });
+          stream.destroy();
+        }
+      });
+      stream.on('end', () =>
+        finish(
+          statusCode === undefined
+            ? { kind: 'error', message: 'no response' }
+            : { kind: 'response', statusCode, retryAfter },
+        ),
+      );
+      stream.on('error', (error: Error & { code?: string }) => {
+        if (statusCode !== undefined) return finish({ kind: 'response', statusCode, retryAfter });
+        finish({ kind: 'error', message: describeError(error) });
+      });
+    });
   }
-  return new Promise<SentAttempt>((resolve) => {
-    let settled = false;
-    let statusCode: number | undefined;
-    let retryAfter: string | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: AttemptResult) => {
-      if (settled) return;
-      settled = true;
-      // PostgreSQL text cannot hold NUL: left in, one receiver's answer would make the attempt unrecordable and resent forever.
-      const excerpt = size
-        ? Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '')
-        : null;
-      resolve({ result, durationMs: elapsed(), responseExcerpt: excerpt });
-    };
-    const stream = got.stream.post(input.url, {
-      body: input.body,
-      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers },
-      timeout: { request: input.timeoutMs },
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      dnsLookup: safeLookup(input.policy) as never,
-    });
-    stream.on(
-      'response',
-      (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
-        statusCode = response.statusCode;
-        const header = response.headers['retry-after'];
-        retryAfter = Array.isArray(header) ? header[0] : header;
-      },
-    );
-    stream.on('data', (chunk: Buffer) => {
-      if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
-      size += chunk.length;
-      if (size >= RESPONSE_EXCERPT_BYTES && statusCode !== undefined) {
-        // Enough read: the rest of a large answer is not our business.
-        finish({ kind: 'response', statusCode, retryAfter });
-        stream.destroy();
-      }
-    });
-    stream.on('end', () =>
-      finish(
-        statusCode === undefined
-          ? { kind: 'error', message: 'no response' }
-          : { kind: 'response', statusCode, retryAfter },
-      ),
-    );
-    stream.on('error', (error: Error & { code?: string }) => {
-      if (statusCode !== undefined) return finish({ kind: 'response', statusCode, retryAfter });
-      finish({ kind: 'error', message: describeError(error) });
-    });
-  });
 }
 
 function describeError(error: Error & { code?: string }): string {

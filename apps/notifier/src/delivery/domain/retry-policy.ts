@@ -1,6 +1,6 @@
 /**
- * When to try a webhook again, and when to give up: the rules of DESIGN section 3, step 5, as
- * plain functions so they are tested without a queue, a clock or a network.
+ * When to try a webhook again, and when to give up, as plain functions so they are tested
+ * without a queue, a clock or a network.
  */
 
 /** Share of the scheduled delay by which a retry moves either way, so failing receivers are not hit in lockstep. */

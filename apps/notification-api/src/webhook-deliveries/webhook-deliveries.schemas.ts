@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { AttemptOutcome, DELIVERY_STATUSES, DeliveryStatus } from '@fincore/notifications';
+import {
+  EntityId,
+  NotificationTypeCode,
+  nullableTimestamp,
+  oneOf,
+  timestamp,
+} from '../common/common.schemas';
+import {
+  webhookDeliveryDetailExample,
+  webhookDeliveryExample,
+  webhookDeliveryListExample,
+} from './webhook-deliveries.examples';
+
+export const DeliveryStatusCode = z.enum(DeliveryStatus, { error: oneOf(DELIVERY_STATUSES) });
+
+export const DeliveryListQuery = z
+  .object({
+    status: DeliveryStatusCode.optional(),
+    endpointId: EntityId.optional(),
+    notificationTypeCode: NotificationTypeCode.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1-100'),
+    cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
+  })
+  .strict()
+  .meta({ id: 'WebhookDeliveryListQuery' });
+
+export const WebhookDeliveryResponse = z
+  .object({
+    id: z.uuid(),
+    endpointId: z.uuid(),
+    eventId: z.uuid().describe('Also the webhook-id header and the envelope id; the same on every attempt'),
+    notificationTypeCode: z.string(),
+    status: z.enum(DeliveryStatus),
+    attemptCount: z.number().int(),
+    nextAttemptAt: nullableTimestamp,
+    lastAttemptAt: nullableTimestamp,
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    deliveredAt: nullableTimestamp,
+    eventOccurredAt: timestamp,
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookDelivery', example: webhookDeliveryExample });
+
+export const WebhookDeliveryAttemptResponse = z
+  .object({
+    attemptNumber: z.number().int(),
+    startedAt: timestamp,
+    durationMs: z.number().int(),
+    statusCode: z.number().int().nullable().describe('null when no response arrived'),
+    outcome: z.enum(AttemptOutcome),
+    error: z.string().nullable(),
+    responseExcerpt: z.string().nullable().describe('First bytes of the response body'),
+  })
+  .meta({ id: 'WebhookDeliveryAttempt' });
+
+export const WebhookDeliveryDetailResponse = WebhookDeliveryResponse.extend({
+  attempts: z.array(WebhookDeliveryAttemptResponse),
+}).meta({ id: 'WebhookDeliveryDetail', example: webhookDeliveryDetailExample });
+
+export const WebhookDeliveryList = z
+  .object({
+    items: z.array(WebhookDeliveryResponse),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last'),
+  })
+  .meta({ id: 'WebhookDeliveryList', example: webhookDeliveryListExample });
+
+export type DeliveryListQuery = z.infer<typeof DeliveryListQuery>;
+export type WebhookDeliveryResponse = z.infer<typeof WebhookDeliveryResponse>;
+export type WebhookDeliveryAttemptResponse = z.infer<typeof WebhookDeliveryAttemptResponse>;
+export type WebhookDeliveryDetailResponse = z.infer<typeof WebhookDeliveryDetailResponse>;
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;

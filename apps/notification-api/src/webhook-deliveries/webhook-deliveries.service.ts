@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '@fincore/events';
+import {
+  DeliveryStatus,
+  WebhookDeliveryEntity,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
+import { Principal, ProblemException } from '@fincore/platform';
+import { DeliveryQueue } from './delivery-queue';
+import { decodeCursor, encodeCursor } from './domain/cursor';
+import { retryRefusal } from './domain/retry-rules';
+import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-deliveries.mapper';
+import type { DeliveryListQuery } from './webhook-deliveries.schemas';
+
+@Injectable()
+export class WebhookDeliveriesService {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly deliveryQueue: DeliveryQueue,
+  ) {}
+
+  /** Newest first, keyset-paginated so pages stay stable while deliveries keep arriving. */
+  async list(principal: Principal, query: DeliveryListQuery) {
+    const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+    if (query.cursor && !before)
+      throw new ProblemException('invalid_cursor', 400, {}, [{ field: 'cursor', message: 'unknown cursor' }]);
+    const rows = await this.deliveries.listOfTenant(
+      principal.tenantId,
+      {
+        status: query.status,
+        endpointId: query.endpointId,
+        notificationTypeCode: query.notificationTypeCode,
+        before,
+      },
+      query.limit + 1,
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(mapWebhookDelivery),
+      nextCursor:
+        rows.length > query.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    };
+  }
+
+  async get(principal: Principal, deliveryId: string) {
+    const delivery = found(await this.deliveries.findOfTenant(principal.tenantId, deliveryId), deliveryId);
+    return mapWebhookDeliveryDetail(delivery, await this.deliveries.listAttempts(delivery.id));
+  }
+
+  /** Sends a finished delivery again, now, with a fresh retry schedule and the same webhook-id. */
+  async retry(principal: Principal, deliveryId: string) {
+    const delivery = await this.unitOfWork.run(async ({ manager }) => {
+      const locked = found(
+        await this.deliveries.lockOfTenant(manager, principal.tenantId, deliveryId),
+        deliveryId,
+      );
+      const endpoint = await this.endpoints.getById(manager, locked.endpointId);
+      const refusal = retryRefusal(locked, endpoint);
+      if (refusal === 'delivery_in_progress')
+        throw new ProblemException('webhook_delivery_in_progress', 409, { deliveryId });
+      if (refusal === 'endpoint_disabled')
+        throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId: endpoint.id });
+      Object.assign(locked, {
+        status: DeliveryStatus.Pending,
+        cycleAttempts: 0,
+        nextAttemptAt: new Date(),
+        updatedAt: new Date(),
+      });
+      return this.deliveries.save(manager, locked);
+    });
+    await this.deliveryQueue.enqueueNow([delivery.id]);
+    return mapWebhookDelivery(delivery);
+  }
+}
+
+function found(delivery: WebhookDeliveryEntity | null, deliveryId: string): WebhookDeliveryEntity {
+  if (!delivery) throw new ProblemException('webhook_delivery_not_found', 404, { deliveryId });
+  return delivery;
+}

@@ -1,0 +1,33 @@
+export const createWebhookEndpointExample = {
+  url: 'https://hooks.example.com/fincore',
+  description: 'CRM sync',
+  notificationTypeCodes: ['PERSON_UPDATED'],
+};
+
+export const webhookEndpointExample = {
+  id: '0b9f3c52-4a6e-4c38-9f3e-1f4c8e7d2a10',
+  url: 'https://hooks.example.com/fincore',
+  description: 'CRM sync',
+  notificationTypeCodes: ['PERSON_UPDATED'],
+  status: 'ACTIVE',
+  disabledReason: null,
+  disabledAt: null,
+  failingSince: null,
+  lastSuccessAt: '2026-01-10T12:00:05.000Z',
+  createdAt: '2026-01-10T12:00:00.000Z',
+  updatedAt: '2026-01-10T12:00:00.000Z',
+};
+
+const secretExample = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+export const webhookEndpointWithSecretExample = { ...webhookEndpointExample, secret: secretExample };
+
+export const rotatedSecretExample = {
+  id: webhookEndpointExample.id,
+  secret: secretExample,
+  previousSecretExpiresAt: '2026-01-11T12:00:00.000Z',
+};
+
+export const replayRequestExample = { since: '2026-01-10T00:00:00Z' };
+
+export const replayResultExample = { endpointId: webhookEndpointExample.id, replayed: 3 };

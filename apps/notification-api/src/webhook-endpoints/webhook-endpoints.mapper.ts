@@ -1,0 +1,39 @@
+import type { WebhookEndpointEntity } from '@fincore/notifications';
+import { isoOrNull } from '../common/dates';
+import type {
+  RotateSecretResponse,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecretResponse,
+} from './webhook-endpoints.schemas';
+
+export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointResponse {
+  return {
+    id: e.id,
+    url: e.url,
+    description: e.description,
+    notificationTypeCodes: e.notificationTypeCodes,
+    status: e.status,
+    disabledReason: e.disabledReason,
+    disabledAt: isoOrNull(e.disabledAt),
+    failingSince: isoOrNull(e.failingSince),
+    lastSuccessAt: isoOrNull(e.lastSuccessAt),
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
+  };
+}
+
+/** The only answer that carries the secret in clear: the one creating the endpoint. */
+export function mapWebhookEndpointWithSecret(
+  e: WebhookEndpointEntity,
+  secret: string,
+): WebhookEndpointWithSecretResponse {
+  return { ...mapWebhookEndpoint(e), secret };
+}
+
+export function mapRotatedSecret(
+  e: WebhookEndpointEntity,
+  secret: string,
+  previousSecretExpiresAt: Date | null,
+): RotateSecretResponse {
+  return { id: e.id, secret, previousSecretExpiresAt: isoOrNull(previousSecretExpiresAt) };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from '@fincore/events';
+import { EndpointStatus } from '@fincore/notifications';
+import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
+import {
+  createWebhookEndpointExample,
+  replayRequestExample,
+  replayResultExample,
+  rotatedSecretExample,
+  webhookEndpointExample,
+  webhookEndpointWithSecretExample,
+} from './webhook-endpoints.examples';
+
+/** The column's size; the URL is stored normalised, which percent-encoding can make much longer than sent. */
+const URL_MAX_LENGTH = 2048;
+const fitsOnceNormalised = (raw: string) => !URL.canParse(raw) || new URL(raw).href.length <= URL_MAX_LENGTH;
+
+export const CreateWebhookEndpointRequest = z
+  .object({
+    url: z
+      .string()
+      .max(URL_MAX_LENGTH)
+      .refine(
+        fitsOnceNormalised,
+        `must be at most ${URL_MAX_LENGTH} characters once normalised (percent-encoded)`,
+      )
+      .describe(
+        'Where to POST; https (or http), public addresses only unless the operator allows private networks',
+      ),
+    description: z
+      .string()
+      .trim()
+      .max(500)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+      .optional(),
+    notificationTypeCodes: z
+      .array(NotificationTypeCode)
+      .min(1)
+      .max(EVENT_TYPES.length)
+      .optional()
+      .describe('Types this endpoint receives; omitted: every type the tenant enables'),
+  })
+  .strict()
+  .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
+
+export const WebhookEndpointResponse = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    description: z.string().nullable(),
+    notificationTypeCodes: z.array(z.string()).nullable().describe('null: every type the tenant enables'),
+    status: z.enum(EndpointStatus),
+    disabledReason: z
+      .string()
+      .nullable()
+      .describe('Why the endpoint was disabled (by the tenant, by a 410, or after failing too long)'),
+    disabledAt: nullableTimestamp,
+    failingSince: nullableTimestamp.describe('First failure since the last success'),
+    lastSuccessAt: nullableTimestamp.describe('Last acknowledged delivery, to within a second'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'WebhookEndpoint', example: webhookEndpointExample });
+
+export const WebhookEndpointWithSecretResponse = WebhookEndpointResponse.extend({
+  secret: z.string().describe('Signing secret (Standard Webhooks, whsec_…); shown only now, keep it safe'),
+}).meta({ id: 'WebhookEndpointWithSecret', example: webhookEndpointWithSecretExample });
+
+export const WebhookEndpointList = z
+  .object({ items: z.array(WebhookEndpointResponse) })
+  .meta({ id: 'WebhookEndpointList' });
+
+export const RotateSecretResponse = z
+  .object({
+    id: z.uuid(),
+    secret: z.string().describe('The new signing secret; shown only now'),
+    previousSecretExpiresAt: nullableTimestamp.describe(
+      'Until then deliveries carry a signature with the old secret as well',
+    ),
+  })
+  .meta({ id: 'RotatedWebhookSecret', example: rotatedSecretExample });
+
+export const ReplayRequest = z
+  .object({
+    since: timestamp.describe('Replay failed deliveries created at or after this instant'),
+    until: timestamp.optional().describe('…and before this one (default: now)'),
+  })
+  .strict()
+  .meta({ id: 'ReplayFailedDeliveriesRequest', example: replayRequestExample });
+
+export const ReplayResponse = z
+  .object({ endpointId: z.uuid(), replayed: z.number().int().describe('Failed deliveries queued again') })
+  .meta({ id: 'ReplayFailedDeliveriesResult', example: replayResultExample });
+
+export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
+export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
+export type WebhookEndpointWithSecretResponse = z.infer<typeof WebhookEndpointWithSecretResponse>;
+export type RotateSecretResponse = z.infer<typeof RotateSecretResponse>;
+export type ReplayRequest = z.infer<typeof ReplayRequest>;
+export type ReplayResponse = z.infer<typeof ReplayResponse>;

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { UnitOfWork } from '@fincore/events';
+import {
+  EndpointStatus,
+  WebhookDeliveryRepository,
+  WebhookEndpointEntity,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
+import { APP_CONFIG, AppConfig, Principal, ProblemException } from '@fincore/platform';
+import {
+  generateSecret,
+  hostOf,
+  parseWebhookUrl,
+  resolveSafely,
+  SecretBox,
+  UnsafeDestinationError,
+} from '@fincore/webhooks';
+import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
+import { MAX_ENDPOINTS_PER_TENANT, previousSecretExpiry } from './domain/endpoint-rules';
+import {
+  mapRotatedSecret,
+  mapWebhookEndpoint,
+  mapWebhookEndpointWithSecret,
+} from './webhook-endpoints.mapper';
+import type { CreateWebhookEndpointRequest, ReplayRequest } from './webhook-endpoints.schemas';
+
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly unitOfWork: UnitOfWork,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: SecretBox,
+    private readonly deliveryQueue: DeliveryQueue,
+  ) {}
+
+  async create(principal: Principal, request: CreateWebhookEndpointRequest) {
+    const url = await this.checkDestination(request.url);
+    const secret = generateSecret();
+    const now = new Date();
+    const endpoint = await this.unitOfWork.run(async ({ manager }) => {
+      await this.endpoints.lockTenantForEndpointCreation(manager, principal.tenantId);
+      if ((await this.endpoints.countOfTenant(manager, principal.tenantId)) >= MAX_ENDPOINTS_PER_TENANT) {
+        throw new ProblemException('webhook_endpoint_limit_reached', 422, { max: MAX_ENDPOINTS_PER_TENANT });
+      }
+      return this.endpoints.insert(manager, {
+        id: randomUUID(),
+        tenantId: principal.tenantId,
+        url: url.toString(),
+        description: request.description || null,
+        notificationTypeCodes: request.notificationTypeCodes
+          ? [...new Set(request.notificationTypeCodes)]
+          : null,
+        status: EndpointStatus.Active,
+        disabledReason: null,
+        disabledAt: null,
+        secretSealed: this.secrets.seal(secret),
+        previousSecretSealed: null,
+        previousSecretExpiresAt: null,
+        failingSince: null,
+        lastSuccessAt: null,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+    });
+    return mapWebhookEndpointWithSecret(endpoint, secret);
+  }
+
+  async list(principal: Principal) {
+    const endpoints = await this.endpoints.listOfTenant(principal.tenantId);
+    return { items: endpoints.map(mapWebhookEndpoint) };
+  }
+
+  async get(principal: Principal, endpointId: string) {
+    return mapWebhookEndpoint(
+      found(await this.endpoints.findOfTenant(principal.tenantId, endpointId), endpointId),
+    );
+  }
+
+  /** Soft delete: the delivery history stays readable; pending deliveries to it end as failed. */
+  async delete(principal: Principal, endpointId: string): Promise<void> {
+    await this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      const now = new Date();
+      await this.endpoints.update(manager, endpoint.id, {
+        deletedAt: now,
+        status: EndpointStatus.Disabled,
+        disabledReason: endpoint.disabledReason ?? 'deleted by the tenant',
+        disabledAt: endpoint.disabledAt ?? now,
+        updatedAt: now,
+      });
+      await this.deliveries.failPendingOfEndpoint(manager, endpoint.id, 'endpoint deleted');
+    });
+  }
+
+  async disable(principal: Principal, endpointId: string) {
+    return this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      if (endpoint.status === EndpointStatus.Disabled) return mapWebhookEndpoint(endpoint);
+      const now = new Date();
+      Object.assign(endpoint, {
+        status: EndpointStatus.Disabled,
+        disabledReason: 'disabled by the tenant',
+        disabledAt: now,
+        updatedAt: now,
+      });
+      await this.endpoints.save(manager, endpoint);
+      await this.deliveries.failPendingOfEndpoint(manager, endpoint.id, 'endpoint disabled by the tenant');
+      return mapWebhookEndpoint(endpoint);
+    });
+  }
+
+  /** Re-enabling also forgets the failure streak, so the automatic disabling starts counting afresh. */
+  async enable(principal: Principal, endpointId: string) {
+    return this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      if (endpoint.status === EndpointStatus.Active) return mapWebhookEndpoint(endpoint);
+      Object.assign(endpoint, {
+        status: EndpointStatus.Active,
+        disabledReason: null,
+        disabledAt: null,
+        failingSince: null,
+        updatedAt: new Date(),
+      });
+      await this.endpoints.save(manager, endpoint);
+      return mapWebhookEndpoint(endpoint);
+    });
+  }
+
+  /** The old secret keeps signing (a second signature) for the grace period, so receivers switch without a gap. */
+  async rotateSecret(principal: Principal, endpointId: string) {
+    const secret = generateSecret();
+    return this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      const now = new Date();
+      const expiresAt = previousSecretExpiry(now, this.config.WEBHOOK_SECRET_GRACE_HOURS);
+      Object.assign(endpoint, {
+        previousSecretSealed: expiresAt ? endpoint.secretSealed : null,
+        previousSecretExpiresAt: expiresAt,
+        secretSealed: this.secrets.seal(secret),
+        updatedAt: now,
+      });
+      await this.endpoints.save(manager, endpoint);
+      return mapRotatedSecret(endpoint, secret, expiresAt);
+    });
+  }
+
+  /** Puts every failed delivery of the endpoint in [since, until) back on the queue with a fresh retry schedule. */
+  async replay(principal: Principal, endpointId: string, request: ReplayRequest) {
+    const until = request.until ? new Date(request.until) : new Date();
+    const since = new Date(request.since);
+    if (since >= until) {
+      throw new ProblemException('validation_failed', 400, {}, [
+        { field: 'since', message: 'must be before until' },
+      ]);
+    }
+    const ids = await this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      if (endpoint.status !== EndpointStatus.Active)
+        throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId });
+      return this.deliveries.requeueFailedOfEndpoint(manager, {
+        tenantId: principal.tenantId,
+        endpointId: endpoint.id,
+        since,
+        until,
+      });
+    });
+    await this.deliveryQueue.enqueueNow(ids);
+    return { endpointId, replayed: ids.length };
+  }
+
+  /** The tenant's endpoint, locked until the transaction ends; 404 when deleted or another tenant's. */
+  private async lock(manager: EntityManager, principal: Principal, endpointId: string) {
+    return found(await this.endpoints.lockOfTenant(manager, principal.tenantId, endpointId), endpointId);
+  }
+
+  /** SSRF guard at registration; the notifier checks again at every delivery, as DNS can change. */
+  private async checkDestination(raw: string): Promise<URL> {
+    const policy = { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS };
+    try {
+      const url = parseWebhookUrl(raw, policy);
+      await resolveSafely(hostOf(url), policy);
+      return url;
+    } catch (error) {
+      if (!(error instanceof UnsafeDestinationError)) throw error;
+      throw new ProblemException('webhook_url_refused', 422, { reason: error.message }, [
+        { field: 'url', message: error.message, code: error.reason },
+      ]);
+    }
+  }
+}
+
+function found(endpoint: WebhookEndpointEntity | null, endpointId: string): WebhookEndpointEntity {
+  if (!endpoint) throw new ProblemException('webhook_endpoint_not_found', 404, { endpointId });
+  return endpoint;
+}

@@ -1,0 +1,53 @@
+import type { Queue } from 'bullmq';
+import type { WebhookDeliveryJob } from '@fincore/events';
+import { WebhookDeliveryRepository } from '@fincore/notifications';
+import type { AppConfig } from '@fincore/platform';
+import { newDouble } from '../../../../test/support/doubles';
+import { DeliveryReconciler } from './delivery-reconciler';
+
+const pending = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `d${from + i}`,
+    nextAttemptAt: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from + i)),
+  }));
+
+describe('DeliveryReconciler', () => {
+  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
+  let sut: DeliveryReconciler;
+
+  beforeEach(() => {
+    deliveries = newDouble<WebhookDeliveryRepository>();
+    queue = newDouble<Queue<WebhookDeliveryJob>>();
+    sut = new DeliveryReconciler(deliveries, queue, { RECONCILE_INTERVAL_MS: 1000 } as AppConfig);
+  });
+
+  describe('reconcile', () => {
+    it('pages through every pending delivery and re-creates the jobs that are missing', async () => {
+      deliveries.pagePending.mockResolvedValueOnce(pending(500)).mockResolvedValueOnce(pending(2, 500));
+      queue.getJob.mockImplementation(async (id) =>
+        id === 'd0' ? ({ getState: async () => 'waiting' } as never) : undefined,
+      );
+
+      expect(await sut.reconcile()).toBe(501);
+
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(2);
+      expect(deliveries.pagePending.mock.calls[0]).toEqual([
+        { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' },
+        500,
+      ]);
+      expect(deliveries.pagePending.mock.calls[1][0]).toEqual({
+        createdAt: pending(1, 499)[0].createdAt,
+        id: 'd499',
+      });
+    });
+
+    it('stops at an empty page', async () => {
+      deliveries.pagePending.mockResolvedValue([]);
+
+      expect(await sut.reconcile()).toBe(0);
+      expect(queue.add).not.toHaveBeenCalled();
+    });
+  });
+});

@@ -1,0 +1,258 @@
+import type { EntityManager } from 'typeorm';
+import { OutboxEventEntity, UnitOfWork } from '@fincore/events';
+import {
+  DeliveryForAttempt,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
+import type { AppConfig } from '@fincore/platform';
+import { generateSecret, SecretBox, verifyWebhook } from '@fincore/webhooks';
+import { newDouble } from '../../../../test/support/doubles';
+import { newUnitOfWorkDouble } from '../../../../test/support/unit-of-work-double';
+import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { DeliveryService } from './delivery.service';
+import { SentAttempt, WebhookSender } from './webhook-sender';
+
+const config = {
+  WEBHOOK_RETRY_SCHEDULE: '5,300',
+  WEBHOOK_TIMEOUT_MS: 2000,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
+  WEBHOOK_DISABLE_AFTER_HOURS: 72,
+} as AppConfig;
+const current = generateSecret();
+const previous = generateSecret();
+
+const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttempt => ({
+  id: 'delivery-1',
+  tenantId: 'tenant-1',
+  endpointId: 'endpoint-1',
+  eventId: '9a1e7f60-2d4b-4c1a-8e5f-7b3c2d1e0f99',
+  status: 'PENDING',
+  nextAttemptAt: null,
+  eventOccurredAt: new Date(Date.now() - 1000),
+  endpoint: {
+    url: 'https://hooks.example.com/fincore',
+    status: 'ACTIVE',
+    deletedAt: null,
+    disabledReason: null,
+    secretSealed: 'sealed-current',
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+  },
+  event: Object.assign(new OutboxEventEntity(), {
+    id: '9a1e7f60-2d4b-4c1a-8e5f-7b3c2d1e0f99',
+    type: 'PERSON_UPDATED',
+    tenantCode: 'ACME',
+    occurredAt: new Date('2026-01-10T12:00:00Z'),
+    correlationId: null,
+    data: { personId: 'p1' },
+  }),
+  ...overrides,
+});
+const response = (statusCode: number): SentAttempt => ({
+  result: { kind: 'response', statusCode },
+  durationMs: 12,
+  responseExcerpt: 'body',
+});
+
+describe('DeliveryService', () => {
+  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let endpoints: jest.Mocked<WebhookEndpointRepository>;
+  let manager: EntityManager;
+  let unitOfWork: jest.Mocked<UnitOfWork>;
+  let sender: jest.Mocked<WebhookSender>;
+  let secrets: jest.Mocked<SecretBox>;
+  let metrics: ReturnType<typeof newNotifierMetricsDouble>;
+  let sut: DeliveryService;
+
+  beforeEach(() => {
+    deliveries = newDouble<WebhookDeliveryRepository>();
+    endpoints = newDouble<WebhookEndpointRepository>();
+    manager = { transaction: true } as unknown as EntityManager;
+    unitOfWork = newUnitOfWorkDouble(manager);
+    sender = newDouble<WebhookSender>();
+    secrets = newDouble<SecretBox>();
+    secrets.open.mockImplementation((sealed) => (sealed === 'sealed-current' ? current : previous));
+    metrics = newNotifierMetricsDouble();
+    sut = new DeliveryService(deliveries, endpoints, unitOfWork, sender, secrets, metrics, config);
+  });
+
+  describe('attempt', () => {
+    it('does nothing for a delivery that is gone or finished', async () => {
+      deliveries.findForAttempt
+        .mockResolvedValueOnce(undefined)
+        .mockResolvedValueOnce(delivery({ status: 'FAILED' }));
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
+      expect(sender.send).not.toHaveBeenCalled();
+    });
+
+    it('waits for a delivery that is not due yet', async () => {
+      const at = new Date(Date.now() + 60_000);
+      deliveries.findForAttempt.mockResolvedValue(delivery({ nextAttemptAt: at }));
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'run_at', at });
+      expect(sender.send).not.toHaveBeenCalled();
+    });
+
+    it('fails a delivery whose event is missing from the outbox, or whose endpoint is disabled', async () => {
+      const disabled = delivery();
+      disabled.endpoint = { ...disabled.endpoint, status: 'DISABLED', disabledReason: 'by the tenant' };
+      deliveries.findForAttempt
+        .mockResolvedValueOnce(delivery({ event: null }))
+        .mockResolvedValueOnce(disabled);
+
+      await sut.attempt('delivery-1');
+      await sut.attempt('delivery-1');
+
+      expect(deliveries.failPendingDelivery.mock.calls).toEqual([
+        ['delivery-1', 'event 9a1e7f60-2d4b-4c1a-8e5f-7b3c2d1e0f99 is missing from the outbox'],
+        ['delivery-1', 'endpoint disabled: by the tenant'],
+      ]);
+      expect(sender.send).not.toHaveBeenCalled();
+    });
+
+    it('sends the signed envelope, signed with the previous secret too while it is in grace', async () => {
+      const d = delivery();
+      d.endpoint = {
+        ...d.endpoint,
+        previousSecretSealed: 'sealed-previous',
+        previousSecretExpiresAt: new Date(Date.now() + 60_000),
+      };
+      deliveries.findForAttempt.mockResolvedValue(d);
+      sender.send.mockResolvedValue(response(200));
+
+      await sut.attempt('delivery-1');
+
+      const [request] = sender.send.mock.calls[0];
+      expect(request).toMatchObject({
+        url: d.endpoint.url,
+        timeoutMs: 2000,
+        policy: { allowPrivateNetworks: false },
+      });
+      expect(JSON.parse(request.body)).toMatchObject({
+        id: d.eventId,
+        type: 'PERSON_UPDATED',
+        data: { personId: 'p1' },
+      });
+      for (const secret of [current, previous]) {
+        expect(() => verifyWebhook({ body: request.body, headers: request.headers, secret })).not.toThrow();
+      }
+    });
+
+    it('records a success in one statement, outside any transaction', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValue(response(204));
+      deliveries.recordSucceededAttempt.mockResolvedValue('SUCCEEDED');
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
+
+      expect(deliveries.recordSucceededAttempt).toHaveBeenCalledWith(
+        expect.objectContaining({
+          deliveryId: 'delivery-1',
+          endpointId: 'endpoint-1',
+          statusCode: 204,
+          outcome: 'SUCCEEDED',
+          error: null,
+          status: 'SUCCEEDED',
+          nextAttemptAt: null,
+          durationMs: 12,
+          responseExcerpt: 'body',
+        }),
+      );
+      expect(unitOfWork.run).not.toHaveBeenCalled();
+      expect(metrics.deliveries.inc).toHaveBeenCalledWith({ outcome: 'succeeded' });
+      expect(metrics.eventToDelivery.observe).toHaveBeenCalled();
+    });
+
+    it('locks the endpoint, then the delivery, and schedules a retry after a failure', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValue(response(500));
+      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.recordFailedAttempt.mockResolvedValue('PENDING');
+      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+
+      const next = await sut.attempt('delivery-1');
+
+      expect(endpoints.lockForFailedAttempt).toHaveBeenCalledWith(manager, 'endpoint-1');
+      expect(endpoints.lockForFailedAttempt.mock.invocationCallOrder[0]).toBeLessThan(
+        deliveries.lockForFailedAttempt.mock.invocationCallOrder[0],
+      );
+      const [, record] = deliveries.recordFailedAttempt.mock.calls[0];
+      expect(record).toMatchObject({
+        outcome: 'FAILED',
+        error: 'HTTP 500',
+        status: 'PENDING',
+        statusCode: 500,
+      });
+      expect(next).toEqual({ kind: 'run_at', at: record.nextAttemptAt });
+      expect(record.nextAttemptAt!.getTime() - record.finishedAt.getTime()).toBeGreaterThanOrEqual(4000);
+      expect(endpoints.disableIfActive).not.toHaveBeenCalled();
+      expect(metrics.deliveries.inc).toHaveBeenCalledWith({ outcome: 'retry_scheduled' });
+    });
+
+    it('fails the delivery once the schedule is exhausted', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValue({
+        result: { kind: 'error', message: 'timeout' },
+        durationMs: 2000,
+        responseExcerpt: null,
+      });
+      deliveries.lockForFailedAttempt.mockResolvedValue(2);
+      deliveries.recordFailedAttempt.mockResolvedValue('FAILED');
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
+      expect(deliveries.recordFailedAttempt.mock.calls[0][1]).toMatchObject({
+        status: 'FAILED',
+        nextAttemptAt: null,
+        error: 'timeout',
+        statusCode: null,
+      });
+    });
+
+    it('is done when someone else finished the delivery while it was being sent', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValue(response(500));
+      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.recordFailedAttempt.mockResolvedValue('FAILED');
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
+    });
+
+    it('disables the endpoint on 410 Gone and fails its pending deliveries', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValue(response(410));
+      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+
+      await sut.attempt('delivery-1');
+
+      const reason = 'the receiver answered 410 Gone';
+      expect(endpoints.disableIfActive).toHaveBeenCalledWith(manager, 'endpoint-1', reason, expect.any(Date));
+      expect(deliveries.failPendingOfEndpoint).toHaveBeenCalledWith(
+        manager,
+        'endpoint-1',
+        `endpoint disabled: ${reason}`,
+      );
+    });
+
+    it('disables an endpoint failing for longer than the limit, unless it is disabled already', async () => {
+      const since = new Date(Date.now() - 73 * 3600 * 1000);
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValue(response(500));
+      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      endpoints.markFailing
+        .mockResolvedValueOnce({ status: 'ACTIVE', failingSince: since })
+        .mockResolvedValueOnce({ status: 'DISABLED', failingSince: since });
+
+      await sut.attempt('delivery-1');
+      await sut.attempt('delivery-1');
+
+      expect(endpoints.disableIfActive).toHaveBeenCalledTimes(1);
+      expect(endpoints.disableIfActive.mock.calls[0][2]).toBe(
+        `failing without a success since ${since.toISOString()} (limit 72 h)`,
+      );
+    });
+  });
+});

@@ -1,0 +1,22 @@
+/** Where a delivery stands. PENDING deliveries have a next attempt time; the others are finished. */
+export const DeliveryStatus = {
+  Pending: 'PENDING',
+  Succeeded: 'SUCCEEDED',
+  Failed: 'FAILED',
+} as const;
+export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus];
+export const DELIVERY_STATUSES = Object.values(DeliveryStatus);
+
+/** A DISABLED endpoint receives nothing until enabled again (by the tenant, by a 410, or after failing too long). */
+export const EndpointStatus = {
+  Active: 'ACTIVE',
+  Disabled: 'DISABLED',
+} as const;
+export type EndpointStatus = (typeof EndpointStatus)[keyof typeof EndpointStatus];
+
+/** The outcome of one HTTP attempt of a delivery. */
+export const AttemptOutcome = {
+  Succeeded: 'SUCCEEDED',
+  Failed: 'FAILED',
+} as const;
+export type AttemptOutcome = (typeof AttemptOutcome)[keyof typeof AttemptOutcome];

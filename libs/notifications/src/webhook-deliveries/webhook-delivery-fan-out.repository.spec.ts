@@ -1,0 +1,111 @@
+import { OutboxEventEntity } from '@fincore/events';
+import type { TenantEntity } from '@fincore/platform';
+import { NotificationRows } from '../../../../test/support/builders/notifications';
+import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+
+describe('WebhookDeliveryRepository: fan-out', () => {
+  let db: TestDatabase;
+  let rows: NotificationRows;
+  let sut: WebhookDeliveryRepository;
+  let tenant: TenantEntity;
+
+  beforeAll(async () => {
+    db = await openTestDatabase([...NOTIFICATION_ENTITIES, OutboxEventEntity]);
+    rows = new NotificationRows(db.dataSource);
+    sut = new WebhookDeliveryRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+  beforeEach(async () => {
+    tenant = await db.createTenant();
+  });
+
+  const processedAt = async (eventId: string) =>
+    (await db.dataSource.query(`SELECT processed_at FROM events.outbox WHERE id = $1`, [eventId]))[0]
+      .processed_at as Date | null;
+
+  describe('claimEventAndCreateDeliveries', () => {
+    it('creates one pending delivery per subscribed endpoint and marks the event processed', async () => {
+      await rows.enable(tenant);
+      const all = await rows.endpoint(tenant);
+      const typed = await rows.endpoint(tenant, { notificationTypeCodes: ['PERSON_UPDATED'] });
+      const eventId = await rows.event(tenant);
+      const now = new Date();
+
+      const created = await sut.claimEventAndCreateDeliveries(eventId, now);
+
+      expect(created).toHaveLength(2);
+      expect(created.every((d) => d.notificationTypeCode === 'PERSON_UPDATED')).toBe(true);
+      expect(created.every((d) => d.nextAttemptAt?.getTime() === now.getTime())).toBe(true);
+      const stored = await Promise.all(created.map((d) => rows.deliveryRow(d.id)));
+      expect(stored.map((d) => d.endpointId).sort()).toEqual([all.id, typed.id].sort());
+      expect(stored.every((d) => d.status === 'PENDING' && d.eventId === eventId)).toBe(true);
+      expect(await processedAt(eventId)).not.toBeNull();
+    });
+
+    it('creates nothing the second time: the event is claimed once', async () => {
+      await rows.enable(tenant);
+      await rows.endpoint(tenant);
+      const eventId = await rows.event(tenant);
+      expect(await sut.claimEventAndCreateDeliveries(eventId, new Date())).toHaveLength(1);
+
+      expect(await sut.claimEventAndCreateDeliveries(eventId, new Date())).toEqual([]);
+    });
+
+    it('skips endpoints that are disabled, deleted, created after the event or want other types', async () => {
+      await rows.enable(tenant);
+      const occurredAt = new Date('2026-02-01T00:00:00Z');
+      await rows.endpoint(tenant, { status: 'DISABLED' });
+      await rows.endpoint(tenant, { deletedAt: new Date() });
+      await rows.endpoint(tenant, { createdAt: new Date('2026-02-02T00:00:00Z') });
+      await rows.endpoint(tenant, { notificationTypeCodes: ['CARD_SETTINGS_CHANGED'] });
+      const eventId = await rows.event(tenant, { occurredAt });
+
+      expect(await sut.claimEventAndCreateDeliveries(eventId, new Date())).toEqual([]);
+      expect(await processedAt(eventId)).not.toBeNull();
+    });
+
+    it('creates nothing unless the type was enabled over WEBHOOK before the event occurred', async () => {
+      await rows.endpoint(tenant);
+      const before = await rows.event(tenant, { occurredAt: new Date('2025-12-31T00:00:00Z') });
+      const otherType = await rows.event(tenant, { type: 'CARD_SETTINGS_CHANGED' });
+      await rows.enable(tenant, 'PERSON_UPDATED', new Date('2026-01-01T00:00:00Z'));
+
+      expect(await sut.claimEventAndCreateDeliveries(before, new Date())).toEqual([]);
+      expect(await sut.claimEventAndCreateDeliveries(otherType, new Date())).toEqual([]);
+    });
+
+    it("does not deliver one tenant's event to another tenant's endpoints", async () => {
+      const other = await db.createTenant();
+      await rows.enable(other);
+      await rows.endpoint(other);
+      await rows.enable(tenant);
+      const eventId = await rows.event(tenant);
+
+      expect(await sut.claimEventAndCreateDeliveries(eventId, new Date())).toEqual([]);
+    });
+  });
+
+  describe('findPendingForEvent', () => {
+    it('answers undefined for an event that is not in the outbox', async () => {
+      expect(await sut.findPendingForEvent('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    });
+
+    it('answers an empty list for an event nobody subscribed to', async () => {
+      const eventId = await rows.event(tenant, { processed: true });
+      expect(await sut.findPendingForEvent(eventId)).toEqual([]);
+    });
+
+    it('answers only the pending deliveries of the event, with their due time', async () => {
+      const endpoint = await rows.endpoint(tenant);
+      const eventId = await rows.event(tenant, { processed: true });
+      const due = new Date('2026-03-01T00:00:00Z');
+      const pending = await rows.delivery(endpoint, { eventId, nextAttemptAt: due });
+      const other = await rows.endpoint(tenant);
+      await rows.delivery(other, { eventId, status: 'SUCCEEDED', nextAttemptAt: null });
+
+      expect(await sut.findPendingForEvent(eventId)).toEqual([{ id: pending.id, nextAttemptAt: due }]);
+    });
+  });
+});

@@ -1,0 +1,242 @@
+import type { EntityManager } from 'typeorm';
+import { OutboxEventEntity } from '@fincore/events';
+import type { TenantEntity } from '@fincore/platform';
+import { NotificationRows } from '../../../../test/support/builders/notifications';
+import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
+import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
+import type { AttemptRecord } from './webhook-delivery.rows';
+import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+
+describe('WebhookDeliveryRepository: delivery', () => {
+  let db: TestDatabase;
+  let rows: NotificationRows;
+  let sut: WebhookDeliveryRepository;
+  let tenant: TenantEntity;
+  let endpoint: WebhookEndpointEntity;
+
+  beforeAll(async () => {
+    db = await openTestDatabase([...NOTIFICATION_ENTITIES, OutboxEventEntity]);
+    rows = new NotificationRows(db.dataSource);
+    sut = new WebhookDeliveryRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+  beforeEach(async () => {
+    tenant = await db.createTenant();
+    endpoint = await rows.endpoint(tenant);
+  });
+
+  const attempt = (deliveryId: string, overrides: Partial<AttemptRecord> = {}): AttemptRecord => ({
+    deliveryId,
+    endpointId: endpoint.id,
+    startedAt: new Date('2026-03-01T00:00:00Z'),
+    finishedAt: new Date('2026-03-01T00:00:01Z'),
+    durationMs: 31,
+    statusCode: 500,
+    outcome: 'FAILED',
+    error: 'HTTP 500',
+    responseExcerpt: 'oops',
+    status: 'PENDING',
+    nextAttemptAt: new Date('2026-03-01T00:00:06Z'),
+    ...overrides,
+  });
+  const inTransaction = <T>(work: (manager: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
+
+  describe('findForAttempt', () => {
+    it('answers the delivery with its endpoint and its outbox event', async () => {
+      const eventId = await rows.event(tenant);
+      const delivery = await rows.delivery(endpoint, { eventId });
+
+      const found = await sut.findForAttempt(delivery.id);
+
+      expect(found).toMatchObject({
+        id: delivery.id,
+        endpointId: endpoint.id,
+        status: 'PENDING',
+        endpoint: { url: endpoint.url, status: 'ACTIVE', secretSealed: 'sealed-secret' },
+        event: { id: eventId, type: 'PERSON_UPDATED', tenantCode: tenant.code, correlationId: 'corr-1' },
+      });
+      expect(found!.event).toBeInstanceOf(OutboxEventEntity);
+    });
+
+    it('answers a null event when the outbox row is gone, and undefined for no delivery', async () => {
+      const delivery = await rows.delivery(endpoint);
+      expect((await sut.findForAttempt(delivery.id))!.event).toBeNull();
+      expect(await sut.findForAttempt('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    });
+  });
+
+  describe('recordSucceededAttempt', () => {
+    it('writes the attempt, finishes the delivery and clears the endpoint failure streak', async () => {
+      await rows.endpoint(tenant); // another endpoint stays untouched
+      await db.dataSource.query(
+        `UPDATE notifications.webhook_endpoints SET failing_since = now() WHERE id = $1`,
+        [endpoint.id],
+      );
+      const delivery = await rows.delivery(endpoint, { cycleAttempts: 2, attemptCount: 2 });
+      const finishedAt = new Date('2026-03-01T00:00:01Z');
+
+      const status = await sut.recordSucceededAttempt(
+        attempt(delivery.id, {
+          statusCode: 200,
+          outcome: 'SUCCEEDED',
+          error: null,
+          status: 'SUCCEEDED',
+          nextAttemptAt: null,
+        }),
+      );
+
+      expect(status).toBe('SUCCEEDED');
+      expect(await rows.deliveryRow(delivery.id)).toMatchObject({
+        status: 'SUCCEEDED',
+        attemptCount: 3,
+        cycleAttempts: 3,
+        nextAttemptAt: null,
+        deliveredAt: finishedAt,
+        lastStatusCode: 200,
+        lastError: null,
+      });
+      expect(await sut.listAttempts(delivery.id)).toEqual([
+        expect.objectContaining({ attemptNumber: 3, statusCode: 200, outcome: 'SUCCEEDED', durationMs: 31 }),
+      ]);
+      expect(await rows.endpointRow(endpoint.id)).toMatchObject({
+        failingSince: null,
+        lastSuccessAt: finishedAt,
+      });
+    });
+
+    it('keeps the status of a delivery someone else finished meanwhile, and still records the attempt', async () => {
+      const delivery = await rows.delivery(endpoint, { status: 'FAILED', nextAttemptAt: null });
+
+      const status = await sut.recordSucceededAttempt(
+        attempt(delivery.id, { outcome: 'SUCCEEDED', status: 'SUCCEEDED', nextAttemptAt: null }),
+      );
+
+      expect(status).toBe('FAILED');
+      expect(await rows.deliveryRow(delivery.id)).toMatchObject({ status: 'FAILED', deliveredAt: null });
+      expect(
+        await db.dataSource.getRepository(WebhookDeliveryAttemptEntity).countBy({ deliveryId: delivery.id }),
+      ).toBe(1);
+    });
+  });
+
+  describe('lockForFailedAttempt and recordFailedAttempt', () => {
+    it('answers the cycle attempts and schedules the next attempt, cutting long errors', async () => {
+      const delivery = await rows.delivery(endpoint, { cycleAttempts: 1, attemptCount: 4 });
+      const next = new Date('2026-03-01T00:00:06Z');
+
+      const [cycle, status] = await inTransaction(async (manager) => [
+        await sut.lockForFailedAttempt(manager, delivery.id),
+        await sut.recordFailedAttempt(manager, attempt(delivery.id, { error: 'x'.repeat(600) })),
+      ]);
+
+      expect(cycle).toBe(1);
+      expect(status).toBe('PENDING');
+      const stored = await rows.deliveryRow(delivery.id);
+      expect(stored).toMatchObject({
+        status: 'PENDING',
+        nextAttemptAt: next,
+        attemptCount: 5,
+        cycleAttempts: 2,
+      });
+      expect(stored.lastError).toHaveLength(500);
+      expect((await rows.endpointRow(endpoint.id)).lastSuccessAt).toBeNull();
+    });
+
+    it('holds the delivery row until the transaction ends', async () => {
+      const delivery = await rows.delivery(endpoint);
+      await inTransaction(async (manager) => {
+        await sut.lockForFailedAttempt(manager, delivery.id);
+        // Another connection cannot take the row meanwhile.
+        const free = await db.dataSource.query(
+          `SELECT id FROM notifications.webhook_deliveries WHERE id = $1 FOR UPDATE SKIP LOCKED`,
+          [delivery.id],
+        );
+        expect(free).toEqual([]);
+      });
+    });
+  });
+
+  describe('failPendingDelivery and failPendingOfEndpoint', () => {
+    it('fails only pending deliveries, of that delivery or that endpoint', async () => {
+      const one = await rows.delivery(endpoint);
+      const two = await rows.delivery(endpoint);
+      const done = await rows.delivery(endpoint, { status: 'SUCCEEDED', nextAttemptAt: null });
+      const elsewhere = await rows.delivery(await rows.endpoint(tenant));
+
+      await sut.failPendingDelivery(one.id, 'event missing');
+      expect(await rows.deliveryRow(one.id)).toMatchObject({
+        status: 'FAILED',
+        nextAttemptAt: null,
+        lastError: 'event missing',
+      });
+      expect((await rows.deliveryRow(two.id)).status).toBe('PENDING');
+
+      await inTransaction((manager) => sut.failPendingOfEndpoint(manager, endpoint.id, 'endpoint deleted'));
+      expect(await rows.deliveryRow(two.id)).toMatchObject({
+        status: 'FAILED',
+        lastError: 'endpoint deleted',
+      });
+      expect(await rows.deliveryRow(one.id)).toMatchObject({ lastError: 'event missing' });
+      expect((await rows.deliveryRow(done.id)).status).toBe('SUCCEEDED');
+      expect((await rows.deliveryRow(elsewhere.id)).status).toBe('PENDING');
+    });
+  });
+
+  describe('pagePending', () => {
+    it('pages through pending deliveries in (created_at, id) order', async () => {
+      const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));
+      const first = await rows.delivery(endpoint, { createdAt: at(1) });
+      await rows.delivery(endpoint, { createdAt: at(2), status: 'FAILED', nextAttemptAt: null });
+      const second = await rows.delivery(endpoint, { createdAt: at(3) });
+      const third = await rows.delivery(endpoint, { createdAt: at(4) });
+      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
+
+      const page = await sut.pagePending(start, 2);
+      expect(page.map((d) => d.id)).toEqual([first.id, second.id]);
+      expect(page[1]).toEqual({ id: second.id, nextAttemptAt: second.nextAttemptAt, createdAt: at(3) });
+      expect((await sut.pagePending(page[1], 2)).map((d) => d.id)).toEqual([third.id]);
+    });
+  });
+
+  describe('requeueFailedOfEndpoint', () => {
+    it("puts the endpoint's failed deliveries created in [since, until) back to pending", async () => {
+      const at = (day: number) => new Date(Date.UTC(2026, 0, day));
+      const inRange = await rows.delivery(endpoint, { status: 'FAILED', cycleAttempts: 3, createdAt: at(2) });
+      await rows.delivery(endpoint, { status: 'FAILED', createdAt: at(5) });
+      await rows.delivery(endpoint, { status: 'SUCCEEDED', createdAt: at(2) });
+
+      const ids = await inTransaction((manager) =>
+        sut.requeueFailedOfEndpoint(manager, {
+          tenantId: tenant.id,
+          endpointId: endpoint.id,
+          since: at(1),
+          until: at(5),
+        }),
+      );
+
+      expect(ids).toEqual([inRange.id]);
+      expect(await rows.deliveryRow(inRange.id)).toMatchObject({ status: 'PENDING', cycleAttempts: 0 });
+    });
+  });
+
+  describe('listOfTenant', () => {
+    it('answers newest first, filtered, after the given position', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+      const older = await rows.delivery(endpoint, { createdAt: at(1) });
+      const newer = await rows.delivery(endpoint, { createdAt: at(2) });
+      await rows.delivery(endpoint, { createdAt: at(3), status: 'FAILED' });
+
+      const pending = await sut.listOfTenant(tenant.id, { status: 'PENDING' }, 10);
+      expect(pending.map((d) => d.id)).toEqual([newer.id, older.id]);
+      const after = await sut.listOfTenant(
+        tenant.id,
+        { before: { createdAt: newer.createdAt, id: newer.id } },
+        10,
+      );
+      expect(after.map((d) => d.id)).toEqual([older.id]);
+      expect(await sut.listOfTenant((await db.createTenant()).id, {}, 10)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,267 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ChannelCode } from '../channels';
+import { updatedRows } from '../sql-results';
+import type { DeliveryStatus } from '../statuses';
+import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import {
+  AttemptRecord,
+  DeliveryForAttempt,
+  DeliveryForAttemptRow,
+  DeliveryPosition,
+  PendingDelivery,
+  toDeliveryForAttempt,
+} from './webhook-delivery.rows';
+
+/** The size of last_error; longer reasons are cut. */
+export const DELIVERY_ERROR_LENGTH = 500;
+
+export interface DeliveryListFilter {
+  status?: DeliveryStatus;
+  endpointId?: string;
+  notificationTypeCode?: string;
+  /** Only deliveries after this position in newest-first order. */
+  before?: DeliveryPosition;
+}
+
+/**
+ * `notifications.webhook_deliveries` with their attempts. Methods taking an EntityManager run
+ * inside the caller's transaction and keep their row locks until it ends; the others run on
+ * their own. Statuses in SQL are the values of DeliveryStatus (the table's CHECK constraint).
+ *
+ * Two statements reach beyond the delivery rows on purpose, to stay one round trip on the
+ * delivery hot path: the fan-out claims its event in `events.outbox`, and the attempt read joins
+ * the outbox for the event's payload. A success also updates its endpoint's health in the same
+ * statement as the attempt.
+ */
+@Injectable()
+export class WebhookDeliveryRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Marks the outbox event processed and creates one pending delivery per active endpoint of its
+   * tenant that wants its type, if the tenant enabled the type over WEBHOOK before the event
+   * occurred. One statement, so both happen or neither; an event already processed creates none.
+   */
+  async claimEventAndCreateDeliveries(
+    eventId: string,
+    now: Date,
+  ): Promise<Array<PendingDelivery & { notificationTypeCode: string }>> {
+    const rows: Array<{ id: string; next_attempt_at: Date; type: string }> = await this.db.query(
+      `WITH event AS (
+         UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL
+         RETURNING id, type, tenant_code, occurred_at)
+       INSERT INTO notifications.webhook_deliveries
+         (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at, created_at, updated_at)
+       SELECT gen_random_uuid(), e.tenant_id, e.id, event.id, event.type, event.occurred_at, 'PENDING', $2, $2, $2
+         FROM event
+         JOIN platform.tenants t ON t.code = event.tenant_code
+         JOIN notifications.notification_configs c
+           ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
+          AND c.enabled AND c.enabled_at <= event.occurred_at
+         JOIN notifications.webhook_endpoints e
+           ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
+          AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
+       ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
+       RETURNING id, next_attempt_at, notification_type_code AS type`,
+      [eventId, now, ChannelCode.Webhook],
+    );
+    return rows.map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at, notificationTypeCode: r.type }));
+  }
+
+  /** The pending deliveries of an event; undefined when the event is not in the outbox. */
+  async findPendingForEvent(eventId: string): Promise<PendingDelivery[] | undefined> {
+    const rows: Array<{ id: string | null; next_attempt_at: Date | null }> = await this.db.query(
+      `SELECT d.id, d.next_attempt_at FROM events.outbox o
+         LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
+        WHERE o.id = $1`,
+      [eventId],
+    );
+    if (!rows.length) return undefined;
+    return rows
+      .filter((r): r is { id: string; next_attempt_at: Date | null } => r.id !== null)
+      .map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at }));
+  }
+
+  /** The delivery, its endpoint and its outbox event in one read, without locks. */
+  async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
+    const [row]: DeliveryForAttemptRow[] = await this.db.query(
+      `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
+              e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
+              e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+              o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data
+         FROM notifications.webhook_deliveries d
+         JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id
+         LEFT JOIN events.outbox o ON o.id = d.event_id
+        WHERE d.id = $1`,
+      [deliveryId],
+    );
+    return row && toDeliveryForAttempt(row);
+  }
+
+  /** Locks the delivery row (FOR UPDATE) and answers its attempts in the current retry cycle. */
+  async lockForFailedAttempt(manager: EntityManager, deliveryId: string): Promise<number> {
+    const [row]: Array<{ cycle_attempts: number }> = await manager.query(
+      `SELECT cycle_attempts FROM notifications.webhook_deliveries WHERE id = $1 FOR UPDATE`,
+      [deliveryId],
+    );
+    return row.cycle_attempts;
+  }
+
+  /** A success needs nothing read first: the attempt, the delivery and the endpoint's health in one statement. */
+  recordSucceededAttempt(attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    return this.recordAttempt(this.db.manager, attempt);
+  }
+
+  /** Inside the transaction that took lockForFailedAttempt. */
+  recordFailedAttempt(manager: EntityManager, attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    return this.recordAttempt(manager, attempt);
+  }
+
+  /** Fails the delivery if it is still pending. */
+  async failPendingDelivery(deliveryId: string, reason: string): Promise<void> {
+    await this.failPending(this.db.manager, 'id', deliveryId, reason);
+  }
+
+  /** Fails every pending delivery of the endpoint; the caller holds the endpoint's row lock. */
+  async failPendingOfEndpoint(manager: EntityManager, endpointId: string, reason: string): Promise<void> {
+    await this.failPending(manager, 'endpoint_id', endpointId, reason);
+  }
+
+  /** Up to `limit` pending deliveries after `after` in (created_at, id) order, without locks. */
+  async pagePending(
+    after: DeliveryPosition,
+    limit: number,
+  ): Promise<Array<PendingDelivery & DeliveryPosition>> {
+    const rows: Array<{ id: string; next_attempt_at: Date | null; created_at: Date }> = await this.db.query(
+      `SELECT id, next_attempt_at, created_at FROM notifications.webhook_deliveries
+        WHERE status = 'PENDING' AND (created_at, id) > ($1, $2)
+        ORDER BY created_at, id LIMIT $3`,
+      [after.createdAt, after.id, limit],
+    );
+    return rows.map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at }));
+  }
+
+  /** The tenant's deliveries, newest first, up to `take`. */
+  listOfTenant(tenantId: string, filter: DeliveryListFilter, take: number): Promise<WebhookDeliveryEntity[]> {
+    const qb = this.db
+      .getRepository(WebhookDeliveryEntity)
+      .createQueryBuilder('d')
+      .where('d.tenant_id = :tenantId', { tenantId });
+    if (filter.status) qb.andWhere('d.status = :status', { status: filter.status });
+    if (filter.endpointId) qb.andWhere('d.endpoint_id = :endpointId', { endpointId: filter.endpointId });
+    if (filter.notificationTypeCode)
+      qb.andWhere('d.notification_type_code = :type', { type: filter.notificationTypeCode });
+    if (filter.before)
+      qb.andWhere('(d.created_at, d.id) < (:at, :id)', { at: filter.before.createdAt, id: filter.before.id });
+    return qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').take(take).getMany();
+  }
+
+  /** The tenant's delivery; null for another tenant's. */
+  findOfTenant(tenantId: string, deliveryId: string): Promise<WebhookDeliveryEntity | null> {
+    return this.db.getRepository(WebhookDeliveryEntity).findOneBy({ id: deliveryId, tenantId });
+  }
+
+  /** As findOfTenant, and locks the row (FOR UPDATE) until the transaction ends. */
+  lockOfTenant(
+    manager: EntityManager,
+    tenantId: string,
+    deliveryId: string,
+  ): Promise<WebhookDeliveryEntity | null> {
+    return manager.getRepository(WebhookDeliveryEntity).findOne({
+      where: { id: deliveryId, tenantId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  save(manager: EntityManager, delivery: WebhookDeliveryEntity): Promise<WebhookDeliveryEntity> {
+    return manager.save(delivery);
+  }
+
+  /** Attempts of the delivery, first to last. */
+  listAttempts(deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
+    return this.db.getRepository(WebhookDeliveryAttemptEntity).find({
+      where: { deliveryId },
+      order: { attemptNumber: 'ASC' },
+    });
+  }
+
+  /**
+   * Puts the endpoint's failed deliveries created in [since, until) back to pending, due now, with
+   * a fresh retry cycle; answers their ids. The caller holds the endpoint's row lock.
+   */
+  async requeueFailedOfEndpoint(
+    manager: EntityManager,
+    range: { tenantId: string; endpointId: string; since: Date; until: Date },
+  ): Promise<string[]> {
+    const result = await manager.query(
+      `UPDATE notifications.webhook_deliveries
+          SET status = 'PENDING', cycle_attempts = 0, next_attempt_at = now(), updated_at = now()
+        WHERE tenant_id = $1 AND endpoint_id = $2 AND status = 'FAILED' AND created_at >= $3 AND created_at < $4
+        RETURNING id`,
+      [range.tenantId, range.endpointId, range.since, range.until],
+    );
+    return updatedRows<{ id: string }>(result).map((r) => r.id);
+  }
+
+  private async failPending(
+    manager: EntityManager,
+    column: 'id' | 'endpoint_id',
+    value: string,
+    reason: string,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE notifications.webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, last_error = $2, updated_at = now()
+        WHERE ${column} = $1 AND status = 'PENDING'`,
+      [value, reason.slice(0, DELIVERY_ERROR_LENGTH)],
+    );
+  }
+
+  /**
+   * The attempt row and the delivery's new state together. A delivery someone else finished while
+   * it was being sent (the tenant disabling the endpoint) keeps its status; a success clears the
+   * endpoint's failure streak and, at most once a second, moves its lastSuccessAt, so concurrent
+   * deliveries to one endpoint do not queue behind its row lock. Answers the delivery's status after.
+   */
+  private async recordAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    const [written]: Array<{ status: DeliveryStatus }> = await manager.query(
+      `WITH delivery AS (
+         UPDATE notifications.webhook_deliveries
+            SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,
+                next_attempt_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END,
+                delivered_at = CASE WHEN status = 'PENDING' AND $2::varchar = 'SUCCEEDED' THEN $4::timestamptz ELSE delivered_at END,
+                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
+                last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
+          WHERE id = $1
+         RETURNING tenant_id, attempt_count, status),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints SET last_success_at = $4::timestamptz, failing_since = NULL
+          -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row,
+          -- so it cannot deadlock with a disable or a failure being recorded (the next success records health)
+          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $11 FOR UPDATE SKIP LOCKED)
+            AND $9::varchar = 'SUCCEEDED'
+            AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $4::timestamptz - interval '1 second'))
+       SELECT status FROM delivery`,
+      [
+        a.deliveryId,
+        a.status,
+        a.nextAttemptAt,
+        a.finishedAt,
+        a.statusCode,
+        a.error?.slice(0, DELIVERY_ERROR_LENGTH) ?? null,
+        a.startedAt,
+        a.durationMs,
+        a.outcome,
+        a.responseExcerpt,
+        a.endpointId,
+      ],
+    );
+    return written?.status;
+  }
+}

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { updatedRows } from '../sql-results';
+import type { EndpointStatus } from '../statuses';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+
+/** What recording a failure leaves on the endpoint row. */
+export interface EndpointFailureStreak {
+  status: EndpointStatus;
+  failingSince: Date;
+}
+
+/**
+ * `notifications.webhook_endpoints`. Methods taking an EntityManager run inside the caller's
+ * transaction (the row locks they take are held until it ends); the others run on their own.
+ * Lock order across the context: an endpoint row before any of its deliveries' rows. Statuses
+ * in SQL are the values of EndpointStatus and DeliveryStatus (the tables' CHECK constraints).
+ */
+@Injectable()
+export class WebhookEndpointRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Serialises endpoint creations of one tenant (transaction-scoped advisory lock), so the limit holds. */
+  async lockTenantForEndpointCreation(manager: EntityManager, tenantId: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook-endpoints:' || $1))`, [tenantId]);
+  }
+
+  /** Endpoints of the tenant that are not deleted (disabled ones count). */
+  countOfTenant(manager: EntityManager, tenantId: string): Promise<number> {
+    return manager.count(WebhookEndpointEntity, { where: { tenantId, deletedAt: IsNull() } });
+  }
+
+  insert(manager: EntityManager, endpoint: WebhookEndpointEntity): Promise<WebhookEndpointEntity> {
+    return manager.save(manager.create(WebhookEndpointEntity, endpoint));
+  }
+
+  /** Not deleted, oldest first. */
+  listOfTenant(tenantId: string): Promise<WebhookEndpointEntity[]> {
+    return this.db.getRepository(WebhookEndpointEntity).find({
+      where: { tenantId, deletedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** The tenant's endpoint unless deleted; null for another tenant's. */
+  findOfTenant(tenantId: string, endpointId: string): Promise<WebhookEndpointEntity | null> {
+    return this.db.getRepository(WebhookEndpointEntity).findOne({
+      where: { id: endpointId, tenantId, deletedAt: IsNull() },
+    });
+  }
+
+  /** As findOfTenant, and locks the row (FOR UPDATE) until the transaction ends. */
+  lockOfTenant(
+    manager: EntityManager,
+    tenantId: string,
+    endpointId: string,
+  ): Promise<WebhookEndpointEntity | null> {
+    return manager.getRepository(WebhookEndpointEntity).findOne({
+      where: { id: endpointId, tenantId, deletedAt: IsNull() },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /** Any endpoint, deleted or not, without a lock; throws when missing. */
+  getById(manager: EntityManager, endpointId: string): Promise<WebhookEndpointEntity> {
+    return manager.getRepository(WebhookEndpointEntity).findOneByOrFail({ id: endpointId });
+  }
+
+  save(manager: EntityManager, endpoint: WebhookEndpointEntity): Promise<WebhookEndpointEntity> {
+    return manager.save(endpoint);
+  }
+
+  async update(
+    manager: EntityManager,
+    endpointId: string,
+    changes: Partial<WebhookEndpointEntity>,
+  ): Promise<void> {
+    await manager.update(WebhookEndpointEntity, endpointId, changes);
+  }
+
+  /** Locks the endpoint row (FOR UPDATE) before a failed attempt of one of its deliveries is recorded. */
+  async lockForFailedAttempt(manager: EntityManager, endpointId: string): Promise<void> {
+    await manager.query(`SELECT 1 FROM notifications.webhook_endpoints WHERE id = $1 FOR UPDATE`, [
+      endpointId,
+    ]);
+  }
+
+  /** Starts the failure streak unless one is running; undefined when the endpoint is gone. */
+  async markFailing(
+    manager: EntityManager,
+    endpointId: string,
+    now: Date,
+  ): Promise<EndpointFailureStreak | undefined> {
+    const [row] = updatedRows<{ status: EndpointStatus; failing_since: Date }>(
+      await manager.query(
+        `UPDATE notifications.webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1
+         RETURNING status, failing_since`,
+        [endpointId, now],
+      ),
+    );
+    return row && { status: row.status, failingSince: row.failing_since };
+  }
+
+  /** Disables the endpoint with its reason, unless something disabled it already. */
+  async disableIfActive(
+    manager: EntityManager,
+    endpointId: string,
+    reason: string,
+    now: Date,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE notifications.webhook_endpoints SET status = 'DISABLED', disabled_reason = $2, disabled_at = $3, updated_at = $3
+        WHERE id = $1 AND status = 'ACTIVE'`,
+      [endpointId, reason, now],
+    );
+  }
+}

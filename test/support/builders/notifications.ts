@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import {
+  ChannelCode,
+  DeliveryStatus,
+  EndpointStatus,
+  NotificationConfigRepository,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+} from '@fincore/notifications';
+import type { TenantEntity } from '@fincore/platform';
+
+/** Long enough ago that configs, endpoints and events made by default line up in time. */
+export const EARLIER = new Date('2026-01-01T00:00:00Z');
+
+/** An active endpoint (not saved) receiving every type. */
+export function aWebhookEndpoint(overrides: Partial<WebhookEndpointEntity> = {}): WebhookEndpointEntity {
+  return Object.assign(new WebhookEndpointEntity(), {
+    id: randomUUID(),
+    tenantId: randomUUID(),
+    url: 'https://hooks.example.com/fincore',
+    description: null,
+    notificationTypeCodes: null,
+    status: EndpointStatus.Active,
+    disabledReason: null,
+    disabledAt: null,
+    secretSealed: 'sealed-secret',
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    lastSuccessAt: null,
+    createdAt: EARLIER,
+    updatedAt: EARLIER,
+    deletedAt: null,
+    ...overrides,
+  });
+}
+
+/** A pending delivery (not saved), due since EARLIER. */
+export function aWebhookDelivery(overrides: Partial<WebhookDeliveryEntity> = {}): WebhookDeliveryEntity {
+  return Object.assign(new WebhookDeliveryEntity(), {
+    id: randomUUID(),
+    tenantId: randomUUID(),
+    endpointId: randomUUID(),
+    eventId: randomUUID(),
+    notificationTypeCode: 'PERSON_UPDATED',
+    eventOccurredAt: EARLIER,
+    status: DeliveryStatus.Pending,
+    attemptCount: 0,
+    cycleAttempts: 0,
+    nextAttemptAt: EARLIER,
+    lastAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    deliveredAt: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    ...overrides,
+  });
+}
+
+/** Rows of the notification context (and the outbox events they hang off) for repository specs. */
+export class NotificationRows {
+  constructor(private readonly db: DataSource) {}
+
+  /** An outbox event of the tenant; answers its id. */
+  async event(
+    tenant: TenantEntity,
+    options: { type?: string; occurredAt?: Date; processed?: boolean } = {},
+  ): Promise<string> {
+    const id = randomUUID();
+    await this.db.query(
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, processed_at)
+       VALUES ($1, $2, $3, $4, 'corr-1', $5, $6)`,
+      [
+        id,
+        options.type ?? 'PERSON_UPDATED',
+        tenant.code,
+        options.occurredAt ?? new Date(),
+        { personId: randomUUID() },
+        options.processed ? new Date() : null,
+      ],
+    );
+    return id;
+  }
+
+  /** The tenant enables the type over WEBHOOK at `at`. */
+  async enable(tenant: TenantEntity, type = 'PERSON_UPDATED', at = EARLIER): Promise<void> {
+    await new NotificationConfigRepository(this.db).upsertEnabled(
+      { tenantId: tenant.id, notificationTypeCode: type, channelCode: ChannelCode.Webhook },
+      at,
+    );
+  }
+
+  async endpoint(
+    tenant: TenantEntity,
+    overrides: Partial<WebhookEndpointEntity> = {},
+  ): Promise<WebhookEndpointEntity> {
+    return this.db
+      .getRepository(WebhookEndpointEntity)
+      .save(aWebhookEndpoint({ tenantId: tenant.id, ...overrides }));
+  }
+
+  async delivery(
+    endpoint: WebhookEndpointEntity,
+    overrides: Partial<WebhookDeliveryEntity> = {},
+  ): Promise<WebhookDeliveryEntity> {
+    return this.db
+      .getRepository(WebhookDeliveryEntity)
+      .save(aWebhookDelivery({ tenantId: endpoint.tenantId, endpointId: endpoint.id, ...overrides }));
+  }
+
+  async deliveryRow(id: string): Promise<WebhookDeliveryEntity> {
+    return this.db.getRepository(WebhookDeliveryEntity).findOneByOrFail({ id });
+  }
+
+  async endpointRow(id: string): Promise<WebhookEndpointEntity> {
+    return this.db.getRepository(WebhookEndpointEntity).findOneByOrFail({ id });
+  }
+}
