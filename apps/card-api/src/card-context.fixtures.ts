@@ -1,5 +1,3 @@
-import type { EntityManager } from 'typeorm';
-import type { Transaction, UnitOfWork } from '@fincore/events';
 import type { Principal } from '@fincore/platform';
 import { AccountEntity } from './accounts/account.entity';
 import { CardEntity } from './cards/card.entity';
@@ -61,14 +59,4 @@ export function aCard(overrides: Partial<CardEntity> = {}): CardEntity {
     createdAt: CREATED_AT,
     ...overrides,
   });
-}
-
-/** A transaction whose events are recorded by `emitAll`, for asserting what a change emits. */
-export function aTransaction(): Transaction & { emitAll: jest.Mock; emit: jest.Mock } {
-  return { manager: {} as EntityManager, emit: jest.fn(), emitAll: jest.fn() };
-}
-
-/** Makes the unit-of-work double run its work at once in `tx`. */
-export function runsIn(uow: jest.Mocked<UnitOfWork>, tx: Transaction): void {
-  uow.run.mockImplementation((work) => work(tx));
 }

@@ -1,7 +1,8 @@
 import type { UnitOfWork } from '@fincore/events';
 import { newDouble } from '../../../../test/support/doubles';
 import { AccountRepository } from '../accounts/account.repository';
-import { aCard, anAccount, aTransaction, aUsageGroup, principal, runsIn } from '../card-context.fixtures';
+import { aCard, anAccount, aUsageGroup, principal } from '../card-context.fixtures';
+import { aTransaction, runsIn } from '../../../../test/support/unit-of-work-double';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { CardRepository } from './card.repository';
 import { CardsService } from './cards.service';

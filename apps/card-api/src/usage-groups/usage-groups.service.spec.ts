@@ -1,7 +1,8 @@
 import type { UnitOfWork } from '@fincore/events';
 import { newDouble } from '../../../../test/support/doubles';
 import { CardSettingsService } from '../card-settings/card-settings.service';
-import { aTransaction, aUsageGroup, principal, runsIn } from '../card-context.fixtures';
+import { aUsageGroup, principal } from '../card-context.fixtures';
+import { aTransaction, runsIn } from '../../../../test/support/unit-of-work-double';
 import { UsageGroupRepository } from './usage-group.repository';
 import { UsageGroupsService } from './usage-groups.service';
 

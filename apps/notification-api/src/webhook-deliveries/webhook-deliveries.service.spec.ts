@@ -8,7 +8,7 @@ import {
 import type { Principal } from '@fincore/platform';
 import { aWebhookDelivery, aWebhookEndpoint } from '../../../../test/support/builders/notifications';
 import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWorkDouble } from '../../../../test/support/unit-of-work-double';
+import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { DeliveryQueue } from './delivery-queue';
 import { decodeCursor, encodeCursor } from './domain/cursor';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
@@ -27,7 +27,7 @@ describe('WebhookDeliveriesService', () => {
     deliveries = newDouble<WebhookDeliveryRepository>();
     endpoints = newDouble<WebhookEndpointRepository>();
     manager = { transaction: true } as unknown as EntityManager;
-    unitOfWork = newUnitOfWorkDouble(manager);
+    unitOfWork = newUnitOfWork(manager).uow;
     deliveryQueue = newDouble<DeliveryQueue>();
     sut = new WebhookDeliveriesService(deliveries, endpoints, unitOfWork, deliveryQueue);
   });

@@ -5,7 +5,7 @@ import type { AppConfig, Principal } from '@fincore/platform';
 import { SecretBox } from '@fincore/webhooks';
 import { aWebhookEndpoint } from '../../../../test/support/builders/notifications';
 import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWorkDouble } from '../../../../test/support/unit-of-work-double';
+import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import { MAX_ENDPOINTS_PER_TENANT } from './domain/endpoint-rules';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -32,7 +32,7 @@ describe('WebhookEndpointsService', () => {
     endpoints = newDouble<WebhookEndpointRepository>();
     deliveries = newDouble<WebhookDeliveryRepository>();
     manager = { transaction: true } as unknown as EntityManager;
-    unitOfWork = newUnitOfWorkDouble(manager);
+    unitOfWork = newUnitOfWork(manager).uow;
     secrets = newDouble<SecretBox>();
     secrets.seal.mockImplementation((secret) => `sealed:${secret}`);
     deliveryQueue = newDouble<DeliveryQueue>();

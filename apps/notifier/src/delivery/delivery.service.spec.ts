@@ -8,7 +8,7 @@ import {
 import type { AppConfig } from '@fincore/platform';
 import { generateSecret, SecretBox, verifyWebhook } from '@fincore/webhooks';
 import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWorkDouble } from '../../../../test/support/unit-of-work-double';
+import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { DeliveryService } from './delivery.service';
 import { SentAttempt, WebhookSender } from './webhook-sender';
@@ -69,7 +69,7 @@ describe('DeliveryService', () => {
     deliveries = newDouble<WebhookDeliveryRepository>();
     endpoints = newDouble<WebhookEndpointRepository>();
     manager = { transaction: true } as unknown as EntityManager;
-    unitOfWork = newUnitOfWorkDouble(manager);
+    unitOfWork = newUnitOfWork(manager).uow;
     sender = newDouble<WebhookSender>();
     secrets = newDouble<SecretBox>();
     secrets.open.mockImplementation((sealed) => (sealed === 'sealed-current' ? current : previous));
