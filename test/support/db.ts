@@ -1,0 +1,29 @@
+import type { DataSource } from 'typeorm';
+
+/** `column = $n AND …` for a `{ column: value }` map, with its parameters. */
+function whereOf(where: Record<string, unknown>): { sql: string; params: unknown[] } {
+  const columns = Object.keys(where);
+  const sql = columns.map((column, i) => `${column} = $${i + 1}`).join(' AND ');
+  return { sql: sql ? `WHERE ${sql}` : '', params: Object.values(where) };
+}
+
+/** Rows of a table (`schema.table`) whose columns equal the given values. */
+export async function selectRows<T = Record<string, any>>(
+  db: DataSource,
+  table: string,
+  where: Record<string, unknown> = {},
+  columns = '*',
+): Promise<T[]> {
+  const { sql, params } = whereOf(where);
+  return db.query(`SELECT ${columns} FROM ${table} ${sql}`, params);
+}
+
+/** How many rows of a table (`schema.table`) have the given column values. */
+export async function countRows(
+  db: DataSource,
+  table: string,
+  where: Record<string, unknown> = {},
+): Promise<number> {
+  const [{ n }] = await selectRows<{ n: number }>(db, table, where, 'count(*)::int AS n');
+  return n;
+}
