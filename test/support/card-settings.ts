@@ -83,7 +83,7 @@ export async function cardFootprint(db: DataSource, cardId: string) {
     db,
     'cards.cards',
     { card_id: cardId },
-    'authorisation_types, renewable, xpays_allowed, settings_version',
+    { columns: 'authorisation_types, renewable, xpays_allowed, settings_version' },
   );
   const history = await countRows(db, 'cards.card_settings_changes', { card_id: cardId });
   const events = (await outboxEvents(db, { type: 'CARD_SETTINGS_CHANGED', data: { cardId } })).length;

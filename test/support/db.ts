@@ -12,10 +12,11 @@ export async function selectRows<T = Record<string, any>>(
   db: DataSource,
   table: string,
   where: Record<string, unknown> = {},
-  columns = '*',
+  options: { columns?: string; orderBy?: string } = {},
 ): Promise<T[]> {
   const { sql, params } = whereOf(where);
-  return db.query(`SELECT ${columns} FROM ${table} ${sql}`, params);
+  const order = options.orderBy ? `ORDER BY ${options.orderBy}` : '';
+  return db.query(`SELECT ${options.columns ?? '*'} FROM ${table} ${sql} ${order}`, params);
 }
 
 /** How many rows of a table (`schema.table`) have the given column values. */
@@ -24,6 +25,6 @@ export async function countRows(
   table: string,
   where: Record<string, unknown> = {},
 ): Promise<number> {
-  const [{ n }] = await selectRows<{ n: number }>(db, table, where, 'count(*)::int AS n');
+  const [{ n }] = await selectRows<{ n: number }>(db, table, where, { columns: 'count(*)::int AS n' });
   return n;
 }

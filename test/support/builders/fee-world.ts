@@ -46,3 +46,16 @@ export async function provisionFeeWorld(
   await card(cards.credit, accounts.credit, 'CREDIT');
   return { accounts, cards, standardId };
 }
+
+/**
+ * A fee quote request: 100 EUR withdrawn abroad with the debit card, in June (outside the March
+ * account and card price lists a spec may add).
+ */
+export const atmAbroad = (world: FeeWorld) => ({
+  postingDate: '2026-06-15',
+  transactionTypeCode: 'ATM_WITHDRAWAL',
+  transactionAmount: { amount: 100, currencyCode: 'EUR' },
+  labels: ['INTERNATIONAL'],
+  accountId: world.accounts.current,
+  cardId: world.cards.debit,
+});
