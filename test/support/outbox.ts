@@ -23,6 +23,9 @@ export interface OutboxFilter {
   data?: Record<string, unknown>;
 }
 
+/** How many rows, or exactly these rows in this order (each compared on the fields given). */
+export type ExpectedOutboxEvents = number | Array<Partial<OutboxRow>>;
+
 /** The outbox rows matching the filter, oldest first. */
 export async function outboxEvents(db: DataSource, filter: OutboxFilter): Promise<OutboxRow[]> {
   const where: string[] = [];
@@ -50,7 +53,7 @@ export async function outboxEvents(db: DataSource, filter: OutboxFilter): Promis
 export async function expectOutboxEvents(
   db: DataSource,
   filter: OutboxFilter,
-  expected: number | Array<Partial<OutboxRow>>,
+  expected: ExpectedOutboxEvents,
 ): Promise<OutboxRow[]> {
   const rows = await outboxEvents(db, filter);
   if (typeof expected === 'number') expect(rows).toHaveLength(expected);

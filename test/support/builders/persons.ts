@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ApiClient, expectStatus } from '../http';
+import type { OutboxFilter } from '../outbox';
 
 export interface PersonInput {
   personId: string;
@@ -56,3 +57,10 @@ export async function storedCredentials(
   if (!row) throw new Error(`no person ${personId} in tenant ${tenantId}`);
   return row;
 }
+
+/** Which outbox rows are the PERSON_UPDATED events of one person of a tenant. */
+export const personUpdatedEvents = (tenantCode: string, personId: string): OutboxFilter => ({
+  type: 'PERSON_UPDATED',
+  tenantCode,
+  data: { personId },
+});
