@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { DomainEvent, EventInput, EventType, recordEvent } from '@fincore/events';
 import { eventually } from './http';
@@ -67,6 +68,19 @@ export function commitEvent<T extends EventType>(
   input: EventInput<T>,
 ): Promise<DomainEvent<T>> {
   return db.transaction((manager) => recordEvent(manager, input));
+}
+
+/** Commits a PERSON_UPDATED event for the tenant (of a new person unless given), as the credentials API would. */
+export function commitPersonUpdated(
+  db: DataSource,
+  tenantCode: string,
+  personId: string = randomUUID(),
+): Promise<DomainEvent<'PERSON_UPDATED'>> {
+  return commitEvent(db, {
+    type: 'PERSON_UPDATED',
+    tenantCode,
+    data: { personId, changedFields: ['lastName'] },
+  });
 }
 
 /** Waits until the consumer marked the event processed; returns when that was. */
