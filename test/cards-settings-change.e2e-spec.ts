@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   cardFootprint,
@@ -15,6 +16,7 @@ import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
   let stack: TestStack;
+  let db: DataSource;
   let sut: RunningApp;
   let replica: RunningApp;
   let acme: TenantFixture;
@@ -22,6 +24,7 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
 
   beforeAll(async () => {
     stack = await TestStack.create();
+    db = await stack.db();
     // Two app instances on one database stand for two replicas behind a load balancer.
     [sut, replica] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
     acme = await stack.createTenant();
@@ -29,8 +32,6 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     for (const t of [acme, other]) await setUpCardTenant(sut.api, t.token);
   });
   afterAll(() => stack.close());
-
-  const footprint = async (cardId: string) => cardFootprint(await stack.db(), cardId);
 
   it('changes the settings, answers with exactly the settings in force, and the check sees it at once on another replica', async () => {
     const cardId = await provisionCard(sut.api, acme.token);
@@ -81,28 +82,28 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
 
   it('records nothing and emits nothing when the request repeats the settings in force', async () => {
     const cardId = await provisionCard(sut.api, acme.token);
-    const before = await footprint(cardId);
+    const before = await cardFootprint(db, cardId);
     const r = await changeSettings(sut.api, acme, cardId, settingsBody('00+ 0A+ 0C+ 01+ 20+ 30+'));
     expect(r.status).toBe(200);
     expect(r.body).toEqual(settingsBody('00+ 0A+ 0C+ 01+ 20+ 30+'));
-    expect(await footprint(cardId)).toEqual(before);
+    expect(await cardFootprint(db, cardId)).toEqual(before);
   });
 
   it('answers 404 for a card of another tenant or an unknown card, and changes nothing', async () => {
     const foreign = await provisionCard(sut.api, other.token);
-    const before = await footprint(foreign);
+    const before = await cardFootprint(db, foreign);
     const r = await changeSettings(sut.api, acme, foreign, settingsBody('00- 0A- 0C- 01- 20- 30-'));
     expect([r.status, r.body.code]).toEqual([404, 'card_not_found']);
     expect((await checkAuthorisation(sut.api, acme.token, foreign, '00')).status).toBe(404);
     expect((await getSettings(sut.api, acme.token, foreign)).status).toBe(404);
     expect((await getHistory(sut.api, acme.token, foreign)).status).toBe(404);
     expect((await changeSettings(sut.api, acme, 'NO-SUCH-CARD', settingsBody('00+'))).status).toBe(404);
-    expect(await footprint(foreign)).toEqual(before);
+    expect(await cardFootprint(db, foreign)).toEqual(before);
   });
 
   it('requires x-tenant-code matching the token, and cards:write', async () => {
     const cardId = await provisionCard(sut.api, acme.token);
-    const before = await footprint(cardId);
+    const before = await cardFootprint(db, cardId);
     const body = settingsBody('00- 0A- 0C- 01- 20- 30-');
     const noHeader = await sut.api.post(`/api/v1/cards/${cardId}/settings/change`, body, {
       token: acme.token,
@@ -115,7 +116,7 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     const reader = await acme.tokenWith(['cards:read']);
     const readOnly = await changeSettings(sut.api, { ...acme, token: reader }, cardId, body);
     expect([readOnly.status, readOnly.body.code]).toEqual([403, 'insufficient_scope']);
-    expect(await footprint(cardId)).toEqual(before);
+    expect(await cardFootprint(db, cardId)).toEqual(before);
   });
 
   it('refuses to change a closed card (409) and the check answers CARD_CLOSED; a blocked card can be changed but allows nothing', async () => {
@@ -132,7 +133,7 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     ).toBe(200);
 
     expect((await changeStatus('CLOSED')).status).toBe(200);
-    const before = await footprint(cardId);
+    const before = await cardFootprint(db, cardId);
     const r = await changeSettings(sut.api, acme, cardId, settingsBody('00+ 0A+ 0C+ 01+ 20+ 30+'));
     expect([r.status, r.body.code]).toEqual([409, 'card_closed']);
     expect(r.body.detail).toContain(cardId);
@@ -142,7 +143,7 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     });
     const reopen = await changeStatus('ACTIVE');
     expect([reopen.status, reopen.body.code]).toEqual([409, 'card_closed']);
-    expect(await footprint(cardId)).toEqual(before);
+    expect(await cardFootprint(db, cardId)).toEqual(before);
   });
 
   it('serialises concurrent changes of one card: the end state is one of the requests and the history is a complete chain', async () => {
@@ -177,7 +178,7 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     for (let i = 1; i < history.length; i++) expect(history[i].previous).toEqual(history[i - 1].current);
     expect(history[history.length - 1].current).toEqual(finalSettings);
     expect(final.body.version).toBe(history.length + 1);
-    expect((await footprint(cardId)).events).toBe(history.length);
+    expect((await cardFootprint(db, cardId)).events).toBe(history.length);
   });
 
   it('documents the operations in OpenAPI with schemas and examples', async () => {

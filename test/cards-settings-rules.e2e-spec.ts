@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   cardFootprint,
@@ -12,18 +13,18 @@ import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: settings change rules', () => {
   let stack: TestStack;
+  let db: DataSource;
   let sut: RunningApp;
   let acme: TenantFixture;
 
   beforeAll(async () => {
     stack = await TestStack.create();
+    db = await stack.db();
     sut = await stack.startApp(CardApiApp);
     acme = await stack.createTenant();
     await setUpCardTenant(sut.api, acme.token);
   });
   afterAll(() => stack.close());
-
-  const footprint = async (cardId: string) => cardFootprint(await stack.db(), cardId);
 
   describe('rejects a request that breaks a rule, with its own code, naming the service codes, and changes nothing', () => {
     let cardId: string;
@@ -85,7 +86,7 @@ describe('card-api: settings change rules', () => {
     ];
 
     it.each(cases)('%s', async (_, card, body, status, code, serviceCodes) => {
-      const before = await footprint(card());
+      const before = await cardFootprint(db, card());
       const r = await changeSettings(sut.api, acme, card(), body);
       expect(r.status).toBe(status);
       expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -93,11 +94,11 @@ describe('card-api: settings change rules', () => {
       expect(r.body.serviceCodes).toEqual(serviceCodes);
       for (const sc of serviceCodes) expect(r.body.detail).toContain(sc);
       expect(r.body.errors.length).toBeGreaterThanOrEqual(serviceCodes.length);
-      expect(await footprint(card())).toEqual(before);
+      expect(await cardFootprint(db, card())).toEqual(before);
     });
 
     it('requires renewable and xpaysAllowed (omitting them is a 400, not "unchanged")', async () => {
-      const before = await footprint(cardId);
+      const before = await cardFootprint(db, cardId);
       const r = await changeSettings(sut.api, acme, cardId, {
         authorisationTypes: entries('00+ 0A+ 0C+ 01+ 20+ 30+'),
       });
@@ -112,7 +113,7 @@ describe('card-api: settings change rules', () => {
       expect(notBoolean.status).toBe(400);
       const unknownField = await changeSettings(sut.api, acme, cardId, { ...standard, renewabel: true });
       expect(unknownField.status).toBe(400);
-      expect(await footprint(cardId)).toEqual(before);
+      expect(await cardFootprint(db, cardId)).toEqual(before);
     });
 
     it('localises the error title and detail (Accept-Language: de)', async () => {

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { createPerson, personUpdatedEvents, storedCredentials } from './support/builders/persons';
-import { expectOutboxEvents } from './support/outbox';
+import { createPerson, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
 import { stableProblem } from './support/problems';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
@@ -95,7 +94,7 @@ describe('credentials: POST /api/v1/credentials/authenticate', () => {
     // The weaker setting of the first app keeps the stronger hash, and both still verify it.
     expect((await authenticate({ username: person.username, password: person.password })).status).toBe(200);
     expect(await passwordHash()).toBe(upgraded);
-    await expectOutboxEvents(db, personUpdatedEvents(acme.tenant.code, person.personId), 0);
+    await expectPersonUpdatedEvents(db, acme, person.personId, 0);
     await stronger.close();
   });
 });

@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { hashPassword } from '../apps/credentials-api/src/credentials/password-hasher';
-import { createPerson, personUpdatedEvents, storedCredentials } from './support/builders/persons';
+import { createPerson, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
 import { eventually } from './support/http';
-import { expectOutboxEvents } from './support/outbox';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 const INVALIDATE = '/api/v1/credentials/invalidate';
@@ -29,7 +28,6 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
   it('rolls back: when the event cannot be recorded, the credentials stay valid and no event exists', async () => {
     const tenant = await stack.createTenant();
     const person = await createPerson(sut.api, tenant.token);
-    const events = personUpdatedEvents(tenant.tenant.code, person.personId);
     // A database that refuses this tenant's outbox rows makes the transaction fail after the update.
     await db.query(`
       CREATE FUNCTION events.refuse_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -49,7 +47,7 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
       status: 'ACTIVE',
       invalidatedAt: null,
     });
-    await expectOutboxEvents(db, events, 0);
+    await expectPersonUpdatedEvents(db, tenant, person.personId, 0);
     expect(
       (
         await sut.api.post(
@@ -61,7 +59,7 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
     ).toBe(200);
     // And once the outbox works again, the same call succeeds with its one event.
     expect((await invalidate(person, tenant)).status).toBe(200);
-    await expectOutboxEvents(db, events, 1);
+    await expectPersonUpdatedEvents(db, tenant, person.personId, 1);
   });
 
   it('still invalidates when the password was re-hashed between its check and the row lock', async () => {
@@ -102,6 +100,6 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
     }
     expect(answer.status).toBe(200);
     expect((await storedCredentials(db, acme.tenant.id, person.personId)).status).toBe('INVALIDATED');
-    await expectOutboxEvents(db, personUpdatedEvents(acme.tenant.code, person.personId), 1);
+    await expectPersonUpdatedEvents(db, acme, person.personId, 1);
   });
 });

@@ -108,9 +108,7 @@ describe('notifier: fan-out, signed webhook delivery and retries', () => {
     for (const w of received) verifyWebhook(w, f.endpoint.secret);
     const delivery = await succeededDelivery(f.token);
     const detail = await getDelivery(api.api, f.token, delivery.id);
-    expect(
-      detail.attempts.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome]),
-    ).toEqual([
+    expect(detail.attempts.map((a) => [a.statusCode, a.outcome])).toEqual([
       [500, 'FAILED'],
       [500, 'FAILED'],
       [200, 'SUCCEEDED'],

@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { personInput, personUpdatedEvents, storedCredentials } from './support/builders/persons';
+import { personInput, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
 import { countRows } from './support/db';
-import { ExpectedOutboxEvents, expectOutboxEvents } from './support/outbox';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 describe('persons: POST /api/v1/persons', () => {
@@ -23,8 +22,6 @@ describe('persons: POST /api/v1/persons', () => {
 
   const personCount = (fixture: TenantFixture) =>
     countRows(db, 'credentials.persons', { tenant_id: fixture.tenant.id });
-  const expectEvents = (fixture: TenantFixture, personId: string, expected: ExpectedOutboxEvents) =>
-    expectOutboxEvents(db, personUpdatedEvents(fixture.tenant.code, personId), expected);
   const post = (body: unknown, fixture = acme) =>
     sut.api.post('/api/v1/persons', body, { token: fixture.token });
 
@@ -61,7 +58,7 @@ describe('persons: POST /api/v1/persons', () => {
       expect(text).not.toContain('argon2');
       expect(text).not.toContain(person.password);
     }
-    await expectEvents(acme, person.personId, 0);
+    await expectPersonUpdatedEvents(db, acme, person.personId, 0);
   });
 
   it('generates a person id when none is given', async () => {

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { createPerson, personInput, personUpdatedEvents } from './support/builders/persons';
-import { ExpectedOutboxEvents, expectOutboxEvents } from './support/outbox';
+import { createPerson, personInput, expectPersonUpdatedEvents } from './support/builders/persons';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
@@ -19,9 +18,6 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
     other = await stack.createTenant();
   });
   afterAll(() => stack.close());
-
-  const expectEvents = (fixture: TenantFixture, personId: string, expected: ExpectedOutboxEvents) =>
-    expectOutboxEvents(db, personUpdatedEvents(fixture.tenant.code, personId), expected);
 
   describe('PUT /api/v1/persons/{personId}/credentials', () => {
     const put = (personId: string, body: unknown, fixture = acme) =>
@@ -60,7 +56,7 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
           )
         ).status,
       ).toBe(200);
-      await expectEvents(acme, person.personId, 0);
+      await expectPersonUpdatedEvents(db, acme, person.personId, 0);
     });
 
     it('sets new credentials after an invalidation: active at once, old ones refused, PERSON_UPDATED emitted', async () => {
@@ -78,7 +74,7 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
         status: 'ACTIVE',
         invalidatedAt: null,
       });
-      const recorded = await expectEvents(acme, person.personId, 2);
+      const recorded = await expectPersonUpdatedEvents(db, acme, person.personId, 2);
       expect(recorded[1].data).toMatchObject({
         personId: person.personId,
         changedFields: [
@@ -105,7 +101,7 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
       ]);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       expect(answers.find((a) => a.status === 409)!.body.code).toBe('credentials_active');
-      await expectEvents(acme, person.personId, 2); // the invalidation and one setting
+      await expectPersonUpdatedEvents(db, acme, person.personId, 2); // the invalidation and one setting
     });
 
     it('refuses the invalidated password (422), a weak one (422), a taken username (409) and another tenant (404), changing nothing', async () => {
@@ -136,7 +132,7 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
 
       const read = await sut.api.get(`/api/v1/persons/${person.personId}`, { token: acme.token });
       expect(read.body.credentials).toMatchObject({ username: person.username, status: 'INVALIDATED' });
-      await expectEvents(acme, person.personId, 1);
+      await expectPersonUpdatedEvents(db, acme, person.personId, 1);
     });
   });
 

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { createUsageGroup, updateUsageGroup } from './support/builders/usage-groups';
 import {
@@ -18,6 +19,7 @@ import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: usage groups and the settings of their cards', () => {
   let stack: TestStack;
+  let db: DataSource;
   let sut: RunningApp;
   let replica: RunningApp;
   let acme: TenantFixture;
@@ -25,6 +27,7 @@ describe('card-api: usage groups and the settings of their cards', () => {
 
   beforeAll(async () => {
     stack = await TestStack.create();
+    db = await stack.db();
     // Two app instances on one database stand for two replicas behind a load balancer.
     [sut, replica] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
     acme = await stack.createTenant();
@@ -33,12 +36,10 @@ describe('card-api: usage groups and the settings of their cards', () => {
   });
   afterAll(() => stack.close());
 
-  const footprint = async (cardId: string) => cardFootprint(await stack.db(), cardId);
   const check = (cardId: string, serviceCode: string) =>
     checkAuthorisation(sut.api, acme.token, cardId, serviceCode);
 
   it('manages usage groups: 409 on a taken code, 404 for an unknown or foreign one, 400 on unknown or repeated codes', async () => {
-    const db = await stack.db();
     const create = (body: unknown, token = acme.token) =>
       sut.api.post('/api/v1/usage-groups', body, { token });
     expect(
@@ -69,7 +70,6 @@ describe('card-api: usage groups and the settings of their cards', () => {
   });
 
   it('records a usage-group change in the history and events of every card whose settings it changes', async () => {
-    const db = await stack.db();
     const { code: group } = await createUsageGroup(sut.api, acme.token, {
       code: uniqueId('H'),
       name: 'ATM',
@@ -88,7 +88,7 @@ describe('card-api: usage groups and the settings of their cards', () => {
       await provisionCard(sut.api, acme.token, { usageGroup: group, network: 'MASTERCARD' }),
       await provisionCard(sut.api, acme.token),
     ];
-    const untouched = await footprint(outsider);
+    const untouched = await cardFootprint(db, outsider);
     const historyOf = async (cardId: string) => (await getHistory(sut.api, acme.token, cardId)).body.items;
     const visaEvents = { type: 'CARD_SETTINGS_CHANGED', data: { cardId: visa } };
 
@@ -132,7 +132,7 @@ describe('card-api: usage groups and the settings of their cards', () => {
       reason: 'NOT_IN_USAGE_GROUP',
       settingsVersion: 2,
     });
-    expect(await footprint(outsider)).toEqual(untouched);
+    expect(await cardFootprint(db, outsider)).toEqual(untouched);
 
     // The chain goes on unbroken through the card's own next change.
     expect((await changeSettings(sut.api, acme, visa, settingsBody('30- 39+'))).status).toBe(200);

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { ApiClient, expectStatus } from '../http';
-import type { OutboxFilter } from '../outbox';
+import { ExpectedOutboxEvents, expectOutboxEvents, OutboxRow } from '../outbox';
+import type { TenantFixture } from '../stack';
 
 export interface PersonInput {
   personId: string;
@@ -58,9 +59,13 @@ export async function storedCredentials(
   return row;
 }
 
-/** Which outbox rows are the PERSON_UPDATED events of one person of a tenant. */
-export const personUpdatedEvents = (tenantCode: string, personId: string): OutboxFilter => ({
-  type: 'PERSON_UPDATED',
-  tenantCode,
-  data: { personId },
-});
+/** Asserts the PERSON_UPDATED events of one person of the tenant, as `expectOutboxEvents` does. */
+export function expectPersonUpdatedEvents(
+  db: DataSource,
+  fixture: TenantFixture,
+  personId: string,
+  expected: ExpectedOutboxEvents,
+): Promise<OutboxRow[]> {
+  const filter = { type: 'PERSON_UPDATED', tenantCode: fixture.tenant.code, data: { personId } };
+  return expectOutboxEvents(db, filter, expected);
+}

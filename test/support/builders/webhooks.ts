@@ -52,16 +52,49 @@ export async function webhookTenant(
   return { ...fixture, endpoint };
 }
 
-/** The tenant's deliveries, newest first (first page). */
-export async function listDeliveries(api: ApiClient, token: string, query = ''): Promise<any[]> {
+/** The fields of a delivery (as the API shows it) that the specs read. */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  status: string;
+  attemptCount: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface AttemptView {
+  statusCode: number | null;
+  outcome: string;
+  [field: string]: unknown;
+}
+
+/** The tenant's deliveries, newest first (first page), filtered by the query string if given. */
+export async function listDeliveries(api: ApiClient, token: string, query = ''): Promise<DeliveryView[]> {
   return (await api.get(`/api/v1/webhook-deliveries${query}`, { token })).body.items;
 }
 
 /** One delivery with its attempts. */
-export async function getDelivery(api: ApiClient, token: string, deliveryId: string): Promise<any> {
+export async function getDelivery(
+  api: ApiClient,
+  token: string,
+  deliveryId: string,
+): Promise<DeliveryView & { attempts: AttemptView[] }> {
   return (await api.get(`/api/v1/webhook-deliveries/${deliveryId}`, { token })).body;
 }
 
-export async function getWebhookEndpoint(api: ApiClient, token: string, endpointId: string): Promise<any> {
+export interface EndpointView {
+  id: string;
+  status: string;
+  disabledReason: string | null;
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+}
+
+export async function getWebhookEndpoint(
+  api: ApiClient,
+  token: string,
+  endpointId: string,
+): Promise<EndpointView> {
   return (await api.get(`/api/v1/webhook-endpoints/${endpointId}`, { token })).body;
 }
