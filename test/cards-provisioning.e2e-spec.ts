@@ -1,11 +1,11 @@
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { AccountRepository } from '../apps/card-api/src/accounts/account.repository';
 import { CardRepository } from '../apps/card-api/src/cards/card.repository';
-import { CARDS_ENTITIES } from '../apps/card-api/src/cards/cards.module';
-import { CardsDemoSeed } from '../apps/card-api/src/cards/demo.seed';
+import { createUsageGroup } from './support/builders/usage-groups';
+import { countRows } from './support/db';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
-describe('card-api: accounts, usage groups, cards (provisioning)', () => {
+describe('card-api: accounts and cards (provisioning)', () => {
   let stack: TestStack;
   let sut: RunningApp;
   let acme: TenantFixture;
@@ -14,14 +14,12 @@ describe('card-api: accounts, usage groups, cards (provisioning)', () => {
   beforeAll(async () => {
     stack = await TestStack.create();
     sut = await stack.startApp(CardApiApp);
-    await stack.db(CARDS_ENTITIES);
     acme = await stack.createTenant();
     other = await stack.createTenant();
   });
   afterAll(() => stack.close());
 
-  const count = async (table: string) =>
-    Number((await (await stack.db()).query(`SELECT count(*)::int AS n FROM cards.${table}`))[0].n);
+  const count = async (table: string) => countRows(await stack.db(), `cards.${table}`);
 
   it('opens an account, shows it, refuses a duplicate with 409 and hides it from other tenants', async () => {
     const created = await sut.api.post(
@@ -186,63 +184,12 @@ describe('card-api: accounts, usage groups, cards (provisioning)', () => {
     expect((await sut.api.get('/api/v1/cards/MC-1', { token: writerOnly })).status).toBe(403);
   });
 
-  it('seeds demo data idempotently: usage groups, accounts and cards of both networks, usable through the API', async () => {
-    const demo = await stack.createTenant();
-    const db = await stack.db();
-    const first = await db.transaction((m) => CardsDemoSeed.seed(m, demo.tenant));
-    const second = await db.transaction((m) => CardsDemoSeed.seed(m, demo.tenant));
-    expect(second).toEqual(first);
-    expect((first.usageGroups as Array<{ code: string }>).map((g) => g.code)).toEqual([
-      'ATM_ONLY',
-      'STANDARD_DEBIT',
-      'VISA_ALL',
-    ]);
-    expect(new Set((first.cards as Array<{ network: string }>).map((c) => c.network))).toEqual(
-      new Set(['VISA', 'MASTERCARD']),
-    );
-
-    const settings = await sut.api.get('/api/v1/cards/CARD-DEMO-VISA-1/settings', { token: demo.token });
-    expect(settings.body).toMatchObject({ usageGroup: 'STANDARD_DEBIT', network: 'VISA', version: 1 });
-    const atm = await sut.api.post(
-      '/api/v1/cards/CARD-DEMO-MC-ATM-1/authorisations/check',
-      { serviceCode: '0A' },
-      { token: demo.token },
-    );
-    expect(atm.body).toMatchObject({ allowed: false, reason: 'NOT_IN_USAGE_GROUP' });
-  });
-
-  it('manages usage groups: 409 on a taken code, 404 for an unknown or foreign one, 400 on unknown or repeated codes', async () => {
-    const create = (body: unknown, token = acme.token) =>
-      sut.api.post('/api/v1/usage-groups', body, { token });
-    expect(
-      (await create({ code: 'ATM', name: 'ATM only', allowedServiceCodes: ['39', '01', '30'] })).body
-        .allowedServiceCodes,
-    ).toEqual(['01', '30', '39']);
-    const taken = await create({ code: 'ATM', name: 'Again', allowedServiceCodes: ['01'] });
-    expect([taken.status, taken.body.code]).toEqual([409, 'usage_group_exists']);
-    const before = await count('usage_groups');
-    expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: ['01', '77'] })).status).toBe(400);
-    expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: ['01', '01'] })).status).toBe(400);
-    expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: [] })).status).toBe(400);
-    expect(await count('usage_groups')).toBe(before);
-    const foreign = await sut.api.get('/api/v1/usage-groups/ATM', { token: other.token });
-    expect([foreign.status, foreign.body.code]).toEqual([404, 'usage_group_not_found']);
-    const foreignUpdate = await sut.api.put(
-      '/api/v1/usage-groups/ATM',
-      { name: 'x', allowedServiceCodes: ['00'] },
-      { token: other.token },
-    );
-    expect(foreignUpdate.status).toBe(404);
-    expect(
-      (await sut.api.get('/api/v1/usage-groups/ATM', { token: acme.token })).body.allowedServiceCodes,
-    ).toEqual(['01', '30', '39']);
-    const list = await sut.api.get('/api/v1/usage-groups', { token: acme.token });
-    expect(list.body.items.map((g: { code: string }) => g.code)).toEqual(
-      expect.arrayContaining(['ALL', 'ATM']),
-    );
-  });
-
   it('applies the settings rules to initial settings given at provisioning', async () => {
+    await createUsageGroup(sut.api, acme.token, {
+      code: 'ATM',
+      name: 'ATM only',
+      allowedServiceCodes: ['39', '01', '30'],
+    });
     const base = {
       cardId: 'ATM-1',
       accountId: 'ACC-1',

@@ -5,7 +5,7 @@ import { NotifierApp } from '../apps/notifier/src/app.definition';
 import { RunningApp, TestStack } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
-/** The "done when", over HTTP only: enable, register, invalidate credentials, the signed webhook arrives. */
+/** The whole flow over HTTP only: enable, register, invalidate credentials, the signed webhook arrives. */
 describe('notification flow: credentials invalidation to signed webhook', () => {
   let stack: TestStack;
   let credentials: RunningApp;

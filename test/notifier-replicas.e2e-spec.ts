@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
-import { OutboxEventEntity, recordEvent } from '@fincore/events';
+import { OutboxEventEntity } from '@fincore/events';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { webhookTenant } from './support/builders/webhooks';
+import { countRows } from './support/db';
 import { eventually } from './support/http';
+import { commitPersonUpdated } from './support/outbox';
 import { RunningApp, TestStack } from './support/stack';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { verifyWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * Notifier processes from the build (`npm run build` first): several replicas share the work
@@ -26,34 +27,11 @@ describe('notifier replicas and graceful shutdown', () => {
     await stack.close();
   });
 
-  const tenantWithEndpoint = async () => {
-    const f = await stack.createTenant();
-    await api.api.put(
-      '/api/v1/notification-config/enable',
-      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
-      { token: f.token },
-    );
-    const endpoint = await api.api.post(
-      '/api/v1/webhook-endpoints',
-      { url: `${receiver.url}/${f.tenant.code}` },
-      { token: f.token },
-    );
-    return { ...f, secret: endpoint.body.secret as string };
-  };
-
+  /** Commits `count` events one by one; their ids. */
   const emit = async (tenantCode: string, count: number) => {
     const db = await stack.db();
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const event = await db.transaction((manager) =>
-        recordEvent(manager, {
-          type: 'PERSON_UPDATED',
-          tenantCode,
-          data: { personId: randomUUID(), changedFields: ['lastName'] },
-        }),
-      );
-      ids.push(event.id);
-    }
+    for (let i = 0; i < count; i++) ids.push((await commitPersonUpdated(db, tenantCode)).id);
     return ids;
   };
 
@@ -68,7 +46,7 @@ describe('notifier replicas and graceful shutdown', () => {
   };
 
   it('two notifier processes share the work and deliver every event, none lost, all signed', async () => {
-    const f = await tenantWithEndpoint();
+    const f = await webhookTenant(stack, api.api, receiver.url);
     // A short delay per answer keeps one worker from draining the queue before the other polls.
     receiver.setDefault({ status: 200, body: 'ok', delayMs: 50 });
     const [a, b] = await Promise.all([stack.spawnApp('notifier'), stack.spawnApp('notifier')]);
@@ -79,20 +57,13 @@ describe('notifier replicas and graceful shutdown', () => {
       what: 'all 40 webhooks',
     });
     expect(distinctIds(path)).toEqual(new Set(ids));
-    const hook = new Webhook(f.secret);
-    for (const w of receiver.received.filter((x) => x.path === path))
-      hook.verify(w.body, w.headers as Record<string, string>);
+    for (const w of receiver.received.filter((x) => x.path === path)) verifyWebhook(w, f.endpoint.secret);
     // The receiver answers before the notifier records the success: wait for the records too.
     const succeeded = async () =>
-      (
-        await (
-          await stack.db()
-        ).query(
-          `SELECT count(*)::int AS count FROM notifications.webhook_deliveries d JOIN platform.tenants t ON t.id = d.tenant_id
-            WHERE t.code = $1 AND d.status = 'SUCCEEDED'`,
-          [f.tenant.code],
-        )
-      )[0].count as number;
+      countRows(await stack.db(), 'notifications.webhook_deliveries', {
+        tenant_id: f.tenant.id,
+        status: 'SUCCEEDED',
+      });
     await eventually(async () => (await succeeded()) === 40, { what: '40 deliveries recorded as succeeded' });
     // Counted just after the record commits, so poll until the two processes' counts add up.
     const perProcess = await eventually(
@@ -108,7 +79,7 @@ describe('notifier replicas and graceful shutdown', () => {
   });
 
   it('loses no delivery when a notifier gets SIGTERM with deliveries in flight', async () => {
-    const f = await tenantWithEndpoint();
+    const f = await webhookTenant(stack, api.api, receiver.url);
     const path = `/${f.tenant.code}`;
     // Slow answers keep attempts in flight when the signal arrives.
     receiver.setDefault({ status: 200, body: 'ok', delayMs: 300 });

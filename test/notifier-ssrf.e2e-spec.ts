@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { OutboxEventEntity, recordEvent } from '@fincore/events';
+import { OutboxEventEntity } from '@fincore/events';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../apps/notifier/src/app.definition';
+import { webhookTenant } from './support/builders/webhooks';
 import { eventually } from './support/http';
+import { commitPersonUpdated } from './support/outbox';
 import { TestStack } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -21,28 +22,9 @@ describe('notifier refuses unsafe destinations at delivery time', () => {
     const api = await stack.startApp(NotificationApiApp);
     await stack.startApp(NotifierApp, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
     const receiver = await WebhookReceiver.start();
-    const { token, tenant } = await stack.createTenant();
-    await api.api.put(
-      '/api/v1/notification-config/enable',
-      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
-      { token },
-    );
-    const endpoint = await api.api.post(
-      '/api/v1/webhook-endpoints',
-      { url: `${receiver.url}/hook` },
-      { token },
-    );
-    expect(endpoint.status).toBe(201);
+    const { token, tenant } = await webhookTenant(stack, api.api, receiver.url);
 
-    await (
-      await stack.db()
-    ).transaction((manager) =>
-      recordEvent(manager, {
-        type: 'PERSON_UPDATED',
-        tenantCode: tenant.code,
-        data: { personId: randomUUID(), changedFields: ['lastName'] },
-      }),
-    );
+    await commitPersonUpdated(await stack.db(), tenant.code);
 
     const delivery = await eventually(
       async () => {

@@ -13,6 +13,7 @@ import {
 } from '@fincore/events';
 import { ApiAuth, AppDefinition, CurrentPrincipal, Principal } from '@fincore/platform';
 import { eventually } from './support/http';
+import { commitEvent, outboxEvents } from './support/outbox';
 import { RunningApp, TestStack } from './support/stack';
 
 /** An app that changes nothing but emits PERSON_UPDATED through the real unit of work. */
@@ -50,13 +51,7 @@ describe('transactional outbox and relay', () => {
   let db: DataSource;
   let queue: Queue;
 
-  const outboxRow = async (id: string) =>
-    (
-      await db.query(
-        `SELECT id, published_at, processed_at, correlation_id FROM events.outbox WHERE id = $1`,
-        [id],
-      )
-    )[0];
+  const outboxRow = async (id: string) => (await outboxEvents(db, { id }))[0];
   const jobCount = async () => {
     const counts = await queue.getJobCounts(
       'waiting',
@@ -97,9 +92,9 @@ describe('transactional outbox and relay', () => {
     expect(job.data).toEqual({ eventId });
     const row = await eventually(async () => {
       const found = await outboxRow(eventId);
-      return found?.published_at ? found : undefined;
+      return found?.publishedAt ? found : undefined;
     });
-    expect(row.correlation_id).toBe('req-outbox-1');
+    expect(row.correlationId).toBe('req-outbox-1');
   });
 
   it('leaves no event when the transaction rolls back', async () => {
@@ -121,11 +116,7 @@ describe('transactional outbox and relay', () => {
     await expect(
       uow.run((tx) => tx.emit('PERSON_UPDATED', 'ACME', { personId: 'p-1', changedFields: [] } as never)),
     ).rejects.toThrow(/does not match its schema/);
-    expect(
-      await db.query(
-        `SELECT 1 FROM events.outbox WHERE data->>'personId' = 'p-1' AND data->'changedFields' = '[]'::jsonb`,
-      ),
-    ).toEqual([]);
+    expect(await outboxEvents(db, { data: { personId: 'p-1', changedFields: [] } })).toEqual([]);
   });
 
   it('records many events in one statement and publishes each; one bad datum writes none', async () => {
@@ -139,11 +130,8 @@ describe('transactional outbox and relay', () => {
       ),
     );
     expect(new Set(events.map((e) => e.id)).size).toBe(personIds.length);
-    const rows = await db.query(
-      `SELECT data->>'personId' AS "personId" FROM events.outbox WHERE id = ANY($1::uuid[]) ORDER BY 1`,
-      [events.map((e) => e.id)],
-    );
-    expect(rows.map((r: { personId: string }) => r.personId)).toEqual([...personIds].sort());
+    const rows = await outboxEvents(db, { ids: events.map((e) => e.id) });
+    expect(rows.map((r) => r.data.personId).sort()).toEqual([...personIds].sort());
     await eventually(async () => (await Promise.all(events.map((e) => queue.getJob(e.id)))).every(Boolean), {
       what: 'a job per event',
     });
@@ -156,18 +144,15 @@ describe('transactional outbox and relay', () => {
         ]),
       ),
     ).rejects.toThrow(/does not match its schema/);
-    expect(
-      await db.query(`SELECT 1 FROM events.outbox WHERE data->>'personId' IN ('bulk-ok', 'bulk-bad')`),
-    ).toEqual([]);
+    for (const personId of ['bulk-ok', 'bulk-bad'])
+      expect(await outboxEvents(db, { data: { personId } })).toEqual([]);
   });
 
   it('publishes an event committed by a process that died before publishing (relay woken by NOTIFY)', async () => {
     // Exactly the state a crash between COMMIT and publish leaves: a committed row, no job.
-    const event = await db.transaction((manager) =>
-      recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
-    );
+    const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
     await eventually(() => queue.getJob(event.id), { what: 'the relay to publish the orphaned event' });
-    await eventually(async () => (await outboxRow(event.id))?.published_at);
+    await eventually(async () => (await outboxRow(event.id))?.publishedAt);
   });
 
   it('publishes rows left behind while no relay ran, on the next start', async () => {
@@ -200,14 +185,12 @@ describe('transactional outbox and relay', () => {
 
   it('yields one job when the same event is published twice', async () => {
     const publisher = sut.app.get(OutboxPublisher);
-    const event = await db.transaction((manager) =>
-      recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
-    );
+    const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
     const before = await jobCount();
     await Promise.all([publisher.enqueue([event.id]), publisher.enqueue([event.id])]);
     await publisher.enqueue([event.id]);
     await publisher.publish([event.id]);
-    await eventually(async () => (await outboxRow(event.id))?.published_at);
+    await eventually(async () => (await outboxRow(event.id))?.publishedAt);
     expect(await jobCount()).toBe(before + 1);
     // Once marked published, neither the publisher nor the relay claims the row again.
     expect(await publisher.publish([event.id])).toBe(0);
@@ -216,9 +199,7 @@ describe('transactional outbox and relay', () => {
   it('re-enqueues published but unprocessed events whose jobs Redis lost', async () => {
     const publisher = sut.app.get(OutboxPublisher);
     const relay = sut.app.get(OutboxRelay);
-    const event = await db.transaction((manager) =>
-      recordEvent(manager, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated }),
-    );
+    const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
     await publisher.publish([event.id]);
     await eventually(() => queue.getJob(event.id));
     // Redis loses everything; the row is older than the reconcile grace period.

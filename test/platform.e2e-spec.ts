@@ -9,8 +9,9 @@ import {
   RequireTenantHeader,
   TokenAdmin,
 } from '@fincore/platform';
-import { TestStack, RunningApp } from './support/stack';
 import { eventually } from './support/http';
+import { expectProblem } from './support/problems';
+import { RunningApp, TestStack } from './support/stack';
 
 const ProbeBody = z
   .object({ name: z.string().min(1).max(10), items: z.array(z.object({ code: z.string() })).optional() })
@@ -73,14 +74,6 @@ describe('platform (HTTP contract of every app)', () => {
   });
   afterAll(() => stack.close());
 
-  const problemOf = (r: { status: number; headers: Headers; body: any }, status: number, code: string) => {
-    expect(r.status).toBe(status);
-    expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(r.body).toMatchObject({ status, code, type: `urn:fincore:problem:${code}` });
-    expect(r.body.title).toEqual(expect.any(String));
-    expect(r.body.requestId).toBe(r.headers.get('x-request-id'));
-  };
-
   it('accepts a valid request with the right scope', async () => {
     const r = await sut.api.post('/api/v1/probe/echo', { name: 'ok' }, { token });
     expect(r.status).toBe(200);
@@ -88,13 +81,13 @@ describe('platform (HTTP contract of every app)', () => {
   });
 
   it('answers 401 without a token, with a bad token, and with a malformed one', async () => {
-    problemOf(await sut.api.post('/api/v1/probe/echo', { name: 'ok' }), 401, 'unauthenticated');
-    problemOf(
+    expectProblem(await sut.api.post('/api/v1/probe/echo', { name: 'ok' }), 401, 'unauthenticated');
+    expectProblem(
       await sut.api.post('/api/v1/probe/echo', { name: 'ok' }, { token: `fct_${'A'.repeat(43)}` }),
       401,
       'unauthenticated',
     );
-    problemOf(
+    expectProblem(
       await sut.api.post('/api/v1/probe/echo', { name: 'ok' }, { token: 'nonsense' }),
       401,
       'unauthenticated',
@@ -122,12 +115,12 @@ describe('platform (HTTP contract of every app)', () => {
     const fixture = await stack.createTenant();
     const weak = await fixture.tokenWith(['persons:read']);
     const r = await sut.api.post('/api/v1/probe/echo', { name: 'ok' }, { token: weak });
-    problemOf(r, 403, 'insufficient_scope');
+    expectProblem(r, 403, 'insufficient_scope');
     expect(r.body.detail).toContain('cards:read');
   });
 
   it('answers 403 when x-tenant-code is not the token tenant, and 400 when a required one is missing', async () => {
-    problemOf(
+    expectProblem(
       await sut.api.post(
         '/api/v1/probe/echo',
         { name: 'ok' },
@@ -145,7 +138,7 @@ describe('platform (HTTP contract of every app)', () => {
         )
       ).status,
     ).toBe(200);
-    problemOf(
+    expectProblem(
       await sut.api.post('/api/v1/probe/tenant-required', {}, { token }),
       400,
       'tenant_header_required',
@@ -167,14 +160,14 @@ describe('platform (HTTP contract of every app)', () => {
       { name: '', items: [{ code: 1 }], extra: true },
       { token },
     );
-    problemOf(r, 400, 'validation_failed');
+    expectProblem(r, 400, 'validation_failed');
     const fields = r.body.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['name', 'items[0].code']));
     expect(r.body.errors.some((e: { message: string }) => /extra/.test(e.message))).toBe(true);
   });
 
   it('answers malformed JSON 400, oversized body 413, text/plain 415, unknown route 404 — all problem+json', async () => {
-    problemOf(
+    expectProblem(
       await sut.api.post('/api/v1/probe/echo', '{"name":', {
         token,
         headers: { 'content-type': 'application/json' },
@@ -183,7 +176,7 @@ describe('platform (HTTP contract of every app)', () => {
       'malformed_json',
     );
     const big = JSON.stringify({ name: 'x'.repeat(stack.config.HTTP_BODY_LIMIT + 10) });
-    problemOf(
+    expectProblem(
       await sut.api.post('/api/v1/probe/echo', big, {
         token,
         headers: { 'content-type': 'application/json' },
@@ -191,7 +184,7 @@ describe('platform (HTTP contract of every app)', () => {
       413,
       'payload_too_large',
     );
-    problemOf(
+    expectProblem(
       await sut.api.post('/api/v1/probe/echo', 'name=x', {
         token,
         headers: { 'content-type': 'text/plain' },
@@ -199,12 +192,12 @@ describe('platform (HTTP contract of every app)', () => {
       415,
       'unsupported_media_type',
     );
-    problemOf(await sut.api.get('/api/v1/nowhere', { token }), 404, 'route_not_found');
+    expectProblem(await sut.api.get('/api/v1/nowhere', { token }), 404, 'route_not_found');
   });
 
   it('answers an unexpected error with a generic 500 that leaks nothing', async () => {
     const r = await sut.api.post('/api/v1/probe/boom', {}, { token });
-    problemOf(r, 500, 'internal_error');
+    expectProblem(r, 500, 'internal_error');
     expect(r.text).not.toContain('secret internal detail');
     expect(r.text).not.toContain('at ');
   });
@@ -216,7 +209,7 @@ describe('platform (HTTP contract of every app)', () => {
       { token, headers: { 'x-request-id': 'abc-123' } },
     );
     expect(given.headers.get('x-request-id')).toBe('abc-123');
-    problemOf(given, 409, 'conflict');
+    expectProblem(given, 409, 'conflict');
     const bad = await sut.api.post(
       '/api/v1/probe/conflict',
       {},
@@ -241,7 +234,7 @@ describe('platform (HTTP contract of every app)', () => {
       },
       { timeoutMs: 5_000, what: 'the revoked token to be refused' },
     );
-    problemOf(refused, 401, 'unauthenticated');
+    expectProblem(refused, 401, 'unauthenticated');
   });
 
   it('records when a token was last used', async () => {

@@ -83,3 +83,9 @@ export async function eventually<T>(
     `Timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${(lastError as Error).message}` : ''}`,
   );
 }
+
+/** Fails, showing the answer, when a set-up request did not get the expected status. */
+export function expectStatus<T>(r: ApiResponse<T>, status: number, what: string): ApiResponse<T> {
+  if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status}: ${r.text}`);
+  return r;
+}

@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { eventually } from './http';
 
 export interface ReceivedWebhook {
@@ -108,4 +109,9 @@ export class WebhookReceiver {
       { timeoutMs: options.timeoutMs ?? 15_000, what: `${count} webhook(s)` },
     );
   }
+}
+
+/** Checks the signature with the independent `standardwebhooks` package; returns the verified payload. */
+export function verifyWebhook(webhook: ReceivedWebhook, secret: string): any {
+  return new Webhook(secret).verify(webhook.body, webhook.headers as Record<string, string>);
 }

@@ -1,16 +1,15 @@
-import { TokenAdmin } from '@fincore/platform';
-import { seedDemo } from '../apps/cli/src/commands';
-import { DEMO_SEEDS } from '../apps/cli/src/demo-seeds';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   STANDARD_LABELS,
   STANDARD_PRICE_LIST_RULES,
   STANDARD_TRANSACTION_TYPES,
 } from '../apps/card-api/src/pricing/domain/standard-catalog';
+import { priceListInput, putPricingCatalog } from './support/builders/pricing';
+import { selectRows } from './support/db';
 import { eventually } from './support/http';
 import { RunningApp, TestStack } from './support/stack';
 
-describe('pricing provisioning (catalogs, rates, price lists)', () => {
+describe('pricing: price lists', () => {
   let stack: TestStack;
   let a: RunningApp;
   let b: RunningApp;
@@ -24,32 +23,29 @@ describe('pricing provisioning (catalogs, rates, price lists)', () => {
     const fixture = await stack.createTenant();
     token = fixture.token;
     tenantId = fixture.tenant.id;
-    for (const t of STANDARD_TRANSACTION_TYPES)
-      await a.api.put(
-        `/api/v1/transaction-types/${t.code}`,
-        { name: t.name, zeroAmountAllowed: t.zeroAmountAllowed },
-        { token },
-      );
-    for (const l of STANDARD_LABELS)
-      await a.api.put(`/api/v1/transaction-labels/${l.code}`, { name: l.name }, { token });
+    await putPricingCatalog(a.api, token, {
+      transactionTypes: STANDARD_TRANSACTION_TYPES,
+      labels: STANDARD_LABELS,
+    });
   });
   afterAll(() => stack.close());
 
-  const tariff = (over: Record<string, unknown> = {}) => ({
-    code: 'STANDARD',
-    name: 'Standard',
-    level: 'TENANT',
-    validFrom: '2026-01-01',
-    validTo: '2026-12-31',
-    rules: STANDARD_PRICE_LIST_RULES,
-    ...over,
-  });
+  /** The tenant-wide STANDARD tariff of 2026, or a variant of it. */
+  const tariff = (over: Record<string, unknown> = {}) =>
+    priceListInput({
+      code: 'STANDARD',
+      name: 'Standard',
+      validTo: '2026-12-31',
+      rules: STANDARD_PRICE_LIST_RULES,
+      ...over,
+    });
   const rows = async () =>
-    (await (
-      await stack.db()
-    ).query(`SELECT code, version, rules FROM pricing.price_lists WHERE tenant_id = $1 ORDER BY code`, [
-      tenantId,
-    ])) as Array<{ code: string; version: number; rules: unknown }>;
+    selectRows<{ code: string; version: number; rules: unknown }>(
+      await stack.db(),
+      'pricing.price_lists',
+      { tenant_id: tenantId },
+      { columns: 'code, version, rules', orderBy: 'code' },
+    );
 
   it('creates, lists, shows and deletes price lists; an overlap or a taken code is a 409 that changes nothing', async () => {
     const created = await a.api.post('/api/v1/price-lists', tariff(), { token });
@@ -156,64 +152,6 @@ describe('pricing provisioning (catalogs, rates, price lists)', () => {
     expect(await rows()).toEqual(before);
   });
 
-  it('manages exchange rates: upsert per date, list, and refuses nonsense', async () => {
-    expect(
-      (
-        await a.api.put(
-          '/api/v1/exchange-rates',
-          { baseCurrency: 'USD', quoteCurrency: 'EUR', validFrom: '2026-01-01', rate: '0.90' },
-          { token },
-        )
-      ).status,
-    ).toBe(200);
-    const replaced = await a.api.put(
-      '/api/v1/exchange-rates',
-      { baseCurrency: 'USD', quoteCurrency: 'EUR', validFrom: '2026-01-01', rate: '0.92' },
-      { token },
-    );
-    expect(replaced.body).toEqual({
-      baseCurrency: 'USD',
-      quoteCurrency: 'EUR',
-      validFrom: '2026-01-01',
-      rate: '0.92',
-    });
-    const list = await a.api.get('/api/v1/exchange-rates', { token });
-    expect(list.body.items).toEqual([
-      { baseCurrency: 'USD', quoteCurrency: 'EUR', validFrom: '2026-01-01', rate: '0.92' },
-    ]);
-    const bad = await a.api.put(
-      '/api/v1/exchange-rates',
-      { baseCurrency: 'EUR', quoteCurrency: 'EUR', validFrom: '2026-02-30', rate: '0' },
-      { token },
-    );
-    expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(
-      expect.arrayContaining(['rate', 'validFrom']),
-    );
-  });
-
-  it('answers every one of many parallel PUTs of one new catalog entry or rate (an upsert, never a 500)', async () => {
-    const puts = (i: number) => [
-      a.api.put('/api/v1/transaction-types/PARALLEL_TYPE', { name: `Parallel ${i}` }, { token }),
-      b.api.put('/api/v1/transaction-labels/PARALLEL_LABEL', { name: `Parallel ${i}` }, { token }),
-      a.api.put(
-        '/api/v1/exchange-rates',
-        { baseCurrency: 'CHF', quoteCurrency: 'EUR', validFrom: '2026-05-01', rate: `1.0${i}` },
-        { token },
-      ),
-    ];
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => puts(i)).flat());
-    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
-    const db = await stack.db();
-    const [{ n }] = await db.query(
-      `SELECT (SELECT count(*) FROM pricing.transaction_types WHERE tenant_id = $1 AND code = 'PARALLEL_TYPE')
-            + (SELECT count(*) FROM pricing.labels WHERE tenant_id = $1 AND code = 'PARALLEL_LABEL')
-            + (SELECT count(*) FROM pricing.exchange_rates WHERE tenant_id = $1 AND base_currency = 'CHF') AS n`,
-      [tenantId],
-    );
-    expect(Number(n)).toBe(3);
-  });
-
   it('invalidates the quote cache of every replica when the pricing changes', async () => {
     const body = {
       postingDate: '2026-06-01',
@@ -254,48 +192,5 @@ describe('pricing provisioning (catalogs, rates, price lists)', () => {
     );
     expect(put.body.version).toBe(2);
     expect((await rows()).find((r) => r.code === 'STANDARD')?.version).toBe(2);
-  });
-
-  it('needs pricing:write to change and pricing:read to read; another tenant sees none of it', async () => {
-    const fixture = await stack.createTenant();
-    const reader = await fixture.tokenWith(['pricing:read']);
-    expect(
-      (await a.api.put('/api/v1/transaction-labels/VIP', { name: 'VIP' }, { token: reader })).status,
-    ).toBe(403);
-    expect((await a.api.get('/api/v1/price-lists', { token: reader })).body.items).toEqual([]);
-    expect((await a.api.get('/api/v1/transaction-labels', { token: reader })).body.items).toEqual([]);
-  });
-});
-
-describe('pricing demo seed', () => {
-  let stack: TestStack;
-  afterAll(() => stack.close());
-
-  it('makes the README example quote work for ACC-DEMO-001 / CARD-DEMO-VISA-1, and is idempotent', async () => {
-    stack = await TestStack.create();
-    const db = await stack.db(DEMO_SEEDS.flatMap((s) => s.entities));
-    await seedDemo(db);
-    const again = await seedDemo(db);
-    expect(again.pricing).toMatchObject({ priceList: { code: 'DEMO-STANDARD-2026' } });
-    const app = await stack.startApp(CardApiApp);
-    const { token } = await new TokenAdmin(db).createToken('DEMO', {
-      scopes: ['fees:quote'],
-      name: 'readme',
-    });
-    const r = await app.api.post(
-      '/api/v1/transactions/calculate-fees',
-      {
-        postingDate: '2026-03-15',
-        transactionTypeCode: 'ATM_WITHDRAWAL',
-        transactionAmount: { amount: 100, currencyCode: 'EUR' },
-        labels: ['INTERNATIONAL'],
-        accountId: 'ACC-DEMO-001',
-        cardId: 'CARD-DEMO-VISA-1',
-      },
-      { token },
-    );
-    expect(r.status).toBe(200);
-    expect(r.body.totalPrice).toEqual({ amount: 7.76, currencyCode: 'EUR' });
-    expect(r.body.priceList.code).toBe('DEMO-STANDARD-2026');
   });
 });

@@ -1,0 +1,51 @@
+import { CardApiApp } from '../apps/card-api/src/app.definition';
+import { ALL_CODES, checkAuthorisation, provisionCard, setUpCardTenant } from './support/card-settings';
+import { RunningApp, TestStack, TenantFixture } from './support/stack';
+
+describe('card-api: authorisation check and service-code catalog', () => {
+  let stack: TestStack;
+  let sut: RunningApp;
+  let acme: TenantFixture;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    sut = await stack.startApp(CardApiApp);
+    acme = await stack.createTenant();
+    await setUpCardTenant(sut.api, acme.token);
+  });
+  afterAll(() => stack.close());
+
+  const check = (cardId: string, serviceCode: string) =>
+    checkAuthorisation(sut.api, acme.token, cardId, serviceCode);
+
+  it('explains a refused check: network, usage group, unknown code', async () => {
+    const mastercard = await provisionCard(sut.api, acme.token, { network: 'MASTERCARD', usageGroup: 'ALL' });
+    expect((await check(mastercard, '11')).body).toMatchObject({
+      allowed: false,
+      reason: 'NOT_SUPPORTED_BY_NETWORK',
+    });
+    expect((await check(mastercard, '39')).body).toMatchObject({ allowed: true, reason: 'ALLOWED' });
+    const visa = await provisionCard(sut.api, acme.token);
+    expect((await check(visa, '39')).body).toMatchObject({ allowed: false, reason: 'NOT_IN_USAGE_GROUP' });
+    const unknown = await check(visa, 'ZZ');
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'unknown_service_code']);
+  });
+
+  it('serves the service-code catalog with localised names', async () => {
+    const en = await sut.api.get('/api/v1/service-codes', { token: acme.token });
+    expect(en.body.items.map((c: { serviceCode: string }) => c.serviceCode)).toEqual(ALL_CODES);
+    expect(en.body.items.find((c: { serviceCode: string }) => c.serviceCode === '01').name).toBe(
+      'Cash withdrawal',
+    );
+    expect(en.body.items.find((c: { serviceCode: string }) => c.serviceCode === '10').networks).toEqual([
+      'VISA',
+    ]);
+    const de = await sut.api.get('/api/v1/service-codes', {
+      token: acme.token,
+      headers: { 'accept-language': 'de' },
+    });
+    expect(de.body.items.find((c: { serviceCode: string }) => c.serviceCode === '01').name).toBe(
+      'Bargeldabhebung',
+    );
+  });
+});

@@ -1,0 +1,150 @@
+import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { countRows } from './support/db';
+import { expectOutboxEvents } from './support/outbox';
+import { expectProblem } from './support/problems';
+import { RunningApp, TestStack } from './support/stack';
+
+describe('notification API: notification configuration', () => {
+  let stack: TestStack;
+  let sut: RunningApp;
+  let token: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    sut = await stack.startApp(NotificationApiApp);
+    token = (await stack.createTenant()).token;
+  });
+  afterAll(() => stack.close());
+
+  const enable = (body: unknown, t = token, headers: Record<string, string> = {}) =>
+    sut.api.put('/api/v1/notification-config/enable', body, { token: t, headers });
+  const countConfigs = async (tenantId: string) =>
+    countRows(await stack.db(), 'notifications.notification_configs', { tenant_id: tenantId });
+
+  describe('PUT /api/v1/notification-config/enable (the spec operation)', () => {
+    it('enables the combination, echoes both codes, and is idempotent without moving enabledAt', async () => {
+      const { token, tenant } = await stack.createTenant();
+      const first = await enable({ notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' }, token);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({
+        notificationTypeCode: 'PERSON_UPDATED',
+        channelCode: 'WEBHOOK',
+        enabled: true,
+      });
+      const second = await enable({ notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' }, token);
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual(first.body);
+      expect(await countConfigs(tenant.id)).toBe(1);
+      const list = await sut.api.get('/api/v1/notification-config', { token });
+      expect(list.body.items).toEqual([first.body]);
+    });
+
+    it('emits no event', async () => {
+      const { token, tenant } = await stack.createTenant();
+      await enable({ notificationTypeCode: 'CARD_SETTINGS_CHANGED', channelCode: 'WEBHOOK' }, token);
+      await expectOutboxEvents(await stack.db(), { tenantCode: tenant.code }, 0);
+    });
+
+    it('answers 400 naming the allowed values for an unknown type or channel, and changes nothing', async () => {
+      const { token, tenant } = await stack.createTenant();
+      const badType = await enable({ notificationTypeCode: 'PERSON_DELETED', channelCode: 'WEBHOOK' }, token);
+      expectProblem(badType, 400, 'validation_failed');
+      expect(badType.body.errors).toEqual([
+        expect.objectContaining({
+          field: 'notificationTypeCode',
+          message: expect.stringContaining('PERSON_UPDATED, CARD_SETTINGS_CHANGED'),
+        }),
+      ]);
+      const badChannel = await enable(
+        { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'PIGEON' },
+        token,
+      );
+      expectProblem(badChannel, 400, 'validation_failed');
+      expect(badChannel.body.errors[0]).toMatchObject({
+        field: 'channelCode',
+        message: expect.stringContaining('WEBHOOK'),
+      });
+      expectProblem(
+        await enable({ notificationTypeCode: 'PERSON_UPDATED' }, token),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await enable({ notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK', extra: 1 }, token),
+        400,
+        'validation_failed',
+      );
+      expect(await countConfigs(tenant.id)).toBe(0);
+    });
+
+    it('refuses a known channel that is not implemented with 422, localised, and changes nothing', async () => {
+      const { token, tenant } = await stack.createTenant();
+      const r = await enable({ notificationTypeCode: 'PERSON_UPDATED', channelCode: 'EMAIL' }, token, {
+        'accept-language': 'de',
+      });
+      expectProblem(r, 422, 'notification_channel_not_implemented');
+      expect(r.body.detail).toContain('EMAIL');
+      expect(r.body.title).toBe('Kanal nicht implementiert');
+      expect(await countConfigs(tenant.id)).toBe(0);
+    });
+
+    it('needs a token with notifications:write', async () => {
+      const fixture = await stack.createTenant();
+      const readOnly = await fixture.tokenWith(['notifications:read']);
+      expectProblem(
+        await enable({ notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' }, readOnly),
+        403,
+        'insufficient_scope',
+      );
+      expectProblem(
+        await sut.api.put('/api/v1/notification-config/enable', {
+          notificationTypeCode: 'PERSON_UPDATED',
+          channelCode: 'WEBHOOK',
+        }),
+        401,
+        'unauthenticated',
+      );
+      expect(await countConfigs(fixture.tenant.id)).toBe(0);
+    });
+  });
+
+  it('disables idempotently; re-enabling gives a new enabledAt', async () => {
+    const { token } = await stack.createTenant();
+    const body = { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' };
+    const enabled = await enable(body, token);
+    const disabled = await sut.api.put('/api/v1/notification-config/disable', body, { token });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toMatchObject({ ...body, enabled: false, enabledAt: null });
+    const again = await sut.api.put('/api/v1/notification-config/disable', body, { token });
+    expect(again.body).toEqual(disabled.body);
+    const reenabled = await enable(body, token);
+    expect(reenabled.body.enabled).toBe(true);
+    expect(new Date(reenabled.body.enabledAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(enabled.body.enabledAt).getTime(),
+    );
+    expect(reenabled.body.enabledAt).not.toBe(enabled.body.enabledAt);
+  });
+
+  it('lists the notification types with their data schemas', async () => {
+    const r = await sut.api.get('/api/v1/notification-types', { token });
+    expect(r.status).toBe(200);
+    const codes = r.body.items.map((t: { code: string }) => t.code);
+    expect(codes).toEqual(expect.arrayContaining(['PERSON_UPDATED', 'CARD_SETTINGS_CHANGED']));
+    const person = r.body.items.find((t: { code: string }) => t.code === 'PERSON_UPDATED');
+    expect(person.channels).toEqual(['WEBHOOK']);
+    expect(person.dataSchema.$schema).toContain('2020-12');
+    expect(person.dataSchema.$defs.PersonUpdatedData.properties.personId).toEqual({ type: 'string' });
+  });
+
+  it('documents every operation in OpenAPI', async () => {
+    const doc = (await sut.api.get('/docs-json')).body;
+    expect(doc.paths['/api/v1/notification-config/enable'].put.requestBody).toBeDefined();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/notification-types',
+        '/api/v1/webhook-endpoints',
+        '/api/v1/webhook-deliveries/{deliveryId}/retry',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,192 @@
+import { DataSource } from 'typeorm';
+import { OutboxEventEntity } from '@fincore/events';
+import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { NotifierApp } from '../apps/notifier/src/app.definition';
+import { getDelivery, getWebhookEndpoint, listDeliveries, webhookTenant } from './support/builders/webhooks';
+import { eventually } from './support/http';
+import { commitPersonUpdated, eventuallyProcessed } from './support/outbox';
+import { RunningApp, TestStack } from './support/stack';
+import { verifyWebhook, WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * Delivery end to end: events enter through the real outbox (a committed row, published by the
+ * notification API's relay), the in-process notifier fans out and delivers to a real local
+ * receiver, and every signature is checked with the independent `standardwebhooks` package.
+ */
+describe('notifier: fan-out, signed webhook delivery and retries', () => {
+  let stack: TestStack;
+  let db: DataSource;
+  let api: RunningApp;
+  let notifier: RunningApp;
+
+  beforeAll(async () => {
+    stack = await TestStack.create({ WEBHOOK_DISABLE_AFTER_HOURS: '1' });
+    db = await stack.db([OutboxEventEntity]);
+    api = await stack.startApp(NotificationApiApp);
+    notifier = await stack.startApp(NotifierApp);
+  });
+  afterAll(() => stack.close());
+
+  const succeededDelivery = async (token: string) =>
+    eventually(async () =>
+      (await listDeliveries(api.api, token)).find((d: { status: string }) => d.status === 'SUCCEEDED'),
+    );
+
+  it('delivers a signed PERSON_UPDATED webhook with the envelope, once enabled', async () => {
+    const receiver = await WebhookReceiver.start();
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    const event = await commitPersonUpdated(db, f.tenant.code, 'person-1');
+    const [webhook] = await receiver.waitFor(1);
+    expect(verifyWebhook(webhook, f.endpoint.secret)).toMatchObject({ id: event.id, type: 'PERSON_UPDATED' });
+    expect(webhook.json).toEqual({
+      id: event.id,
+      type: 'PERSON_UPDATED',
+      tenantCode: f.tenant.code,
+      occurredAt: event.occurredAt,
+      correlationId: null,
+      data: event.data,
+    });
+    expect(webhook.headers['webhook-id']).toBe(event.id);
+    expect(webhook.headers['user-agent']).toMatch(/^fincore-webhooks\//);
+    expect(webhook.headers['content-type']).toBe('application/json');
+    const delivery = await succeededDelivery(f.token);
+    const detail = await getDelivery(api.api, f.token, delivery.id);
+    expect(detail).toMatchObject({ eventId: event.id, attemptCount: 1, lastStatusCode: 200 });
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({
+        attemptNumber: 1,
+        statusCode: 200,
+        outcome: 'SUCCEEDED',
+        responseExcerpt: 'ok',
+      }),
+    ]);
+    await receiver.stop();
+  });
+
+  it('records a response whose body PostgreSQL cannot store as text (NUL) as a success, and sends once', async () => {
+    const receiver = (await WebhookReceiver.start()).setDefault({ status: 200, body: 'ok\u0000done' });
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    await commitPersonUpdated(db, f.tenant.code);
+    const delivery = await succeededDelivery(f.token);
+    const detail = await getDelivery(api.api, f.token, delivery.id);
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({ statusCode: 200, outcome: 'SUCCEEDED', responseExcerpt: 'okdone' }),
+    ]);
+    expect(receiver.received).toHaveLength(1);
+    await receiver.stop();
+  });
+
+  it('sends nothing when the type is not enabled, or was disabled, and only events after enabling count', async () => {
+    const receiver = await WebhookReceiver.start();
+    const f = await webhookTenant(stack, api.api, receiver.url, { enable: false });
+    const before = await commitPersonUpdated(db, f.tenant.code);
+    await eventuallyProcessed(db, before.id);
+    const body = { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' };
+    await api.api.put('/api/v1/notification-config/enable', body, { token: f.token });
+    await api.api.put('/api/v1/notification-config/disable', body, { token: f.token });
+    const whileDisabled = await commitPersonUpdated(db, f.tenant.code);
+    await eventuallyProcessed(db, whileDisabled.id);
+    await api.api.put('/api/v1/notification-config/enable', body, { token: f.token });
+    const after = await commitPersonUpdated(db, f.tenant.code);
+    const [webhook] = await receiver.waitFor(1);
+    expect(webhook.json.id).toBe(after.id);
+    expect(receiver.received).toHaveLength(1);
+    expect(await listDeliveries(api.api, f.token)).toHaveLength(1);
+    await receiver.stop();
+  });
+
+  it('retries 500, 500 then 200 and delivers on the third attempt with the same webhook-id', async () => {
+    const receiver = (await WebhookReceiver.start()).respondWith(
+      { status: 500, body: 'boom' },
+      { status: 500, body: 'boom' },
+    );
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    const event = await commitPersonUpdated(db, f.tenant.code);
+    const received = await receiver.waitFor(3);
+    expect(received.map((w) => w.answeredWith)).toEqual([500, 500, 200]);
+    expect(new Set(received.map((w) => w.headers['webhook-id']))).toEqual(new Set([event.id]));
+    for (const w of received) verifyWebhook(w, f.endpoint.secret);
+    const delivery = await succeededDelivery(f.token);
+    const detail = await getDelivery(api.api, f.token, delivery.id);
+    expect(detail.attempts.map((a) => [a.statusCode, a.outcome])).toEqual([
+      [500, 'FAILED'],
+      [500, 'FAILED'],
+      [200, 'SUCCEEDED'],
+    ]);
+    expect(detail.attempts[0]).toMatchObject({ error: 'HTTP 500', responseExcerpt: 'boom' });
+    // The success ends the endpoint's failure streak.
+    expect(await getWebhookEndpoint(api.api, f.token, f.endpoint.id)).toMatchObject({
+      status: 'ACTIVE',
+      failingSince: null,
+      lastSuccessAt: expect.any(String),
+    });
+    await receiver.stop();
+  });
+
+  it('waits as long as Retry-After says on 429', async () => {
+    const receiver = (await WebhookReceiver.start()).respondWith({
+      status: 429,
+      headers: { 'retry-after': '2' },
+    });
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    await commitPersonUpdated(db, f.tenant.code);
+    const [first, second] = await receiver.waitFor(2, { timeoutMs: 10_000 });
+    // The schedule alone would retry after ~0.2 s; the receiver asked for 2 s.
+    expect(second.receivedAt.getTime() - first.receivedAt.getTime()).toBeGreaterThanOrEqual(1900);
+    await receiver.stop();
+  });
+
+  it('delivers after the receiver comes back, and survives Redis losing every job', async () => {
+    const receiver = await WebhookReceiver.start();
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    await receiver.stop();
+    const event = await commitPersonUpdated(db, f.tenant.code);
+    // The delivery exists and has failed at least once while the receiver is down…
+    await eventually(async () => (await listDeliveries(api.api, f.token))[0]?.attemptCount >= 1);
+    // …then Redis forgets everything (the local Redis keeps nothing on disk).
+    const redis = stack.redis();
+    const keys = await redis.keys(`{${stack.config.QUEUE_PREFIX}}:*`);
+    if (keys.length) await redis.del(...keys);
+    await receiver.listen();
+    const [webhook] = await receiver.waitFor(1, { timeoutMs: 20_000 });
+    expect(webhook.json.id).toBe(event.id);
+    verifyWebhook(webhook, f.endpoint.secret);
+    await receiver.stop();
+  });
+
+  it('signs with both secrets during a rotation grace period', async () => {
+    const receiver = await WebhookReceiver.start();
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    const rotated = await api.api.post(
+      `/api/v1/webhook-endpoints/${f.endpoint.id}/rotate-secret`,
+      {},
+      { token: f.token },
+    );
+    await commitPersonUpdated(db, f.tenant.code);
+    const [webhook] = await receiver.waitFor(1);
+    expect(String(webhook.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    verifyWebhook(webhook, rotated.body.secret);
+    verifyWebhook(webhook, f.endpoint.secret);
+    await receiver.stop();
+  });
+
+  // Last: the metrics must count the successful attempts of the tests above.
+  it('protects Bull Board with basic auth and exposes delivery metrics', async () => {
+    expect((await fetch(`${notifier.url}/admin/queues`)).status).toBe(401);
+    const wrong = Buffer.from('admin:nope').toString('base64');
+    expect(
+      (await fetch(`${notifier.url}/admin/queues`, { headers: { authorization: `Basic ${wrong}` } })).status,
+    ).toBe(401);
+    const auth = { authorization: `Basic ${Buffer.from('admin:test-password').toString('base64')}` };
+    const page = await fetch(`${notifier.url}/admin/queues`, { headers: auth });
+    expect(page.status).toBe(200);
+    const queues = await fetch(`${notifier.url}/admin/queues/api/queues`, { headers: auth });
+    const names = ((await queues.json()) as { queues: Array<{ name: string }> }).queues.map((q) => q.name);
+    expect(names).toEqual(expect.arrayContaining(['domain-events', 'webhook-deliveries']));
+    const metrics = await (await fetch(`${notifier.url}/metrics`)).text();
+    expect(metrics).toMatch(/webhook_delivery_attempts_total\{outcome="succeeded"\} [1-9]/);
+    expect(metrics).toContain('webhook_attempt_duration_seconds_bucket');
+    expect(metrics).toContain('webhook_event_to_delivery_seconds_count');
+    expect(metrics).toMatch(/queue_jobs\{queue="webhook-deliveries",state="waiting"\}/);
+  });
+});

@@ -1,0 +1,127 @@
+import { DataSource } from 'typeorm';
+import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
+import { createPerson, expectPersonUpdatedEvents } from './support/builders/persons';
+import { RunningApp, TenantFixture, TestStack } from './support/stack';
+
+describe('persons: read and update the profile', () => {
+  let stack: TestStack;
+  let sut: RunningApp;
+  let db: DataSource;
+  let acme: TenantFixture;
+  let other: TenantFixture;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    sut = await stack.startApp(CredentialsApiApp);
+    db = await stack.db();
+    acme = await stack.createTenant();
+    other = await stack.createTenant();
+  });
+  afterAll(() => stack.close());
+
+  describe('GET /api/v1/persons/{personId}', () => {
+    it('answers 404 for an unknown person and for another tenant’s person alike', async () => {
+      const foreign = await createPerson(sut.api, other.token);
+      const unknown = await sut.api.get('/api/v1/persons/no-such-person', { token: acme.token });
+      const foreignRead = await sut.api.get(`/api/v1/persons/${foreign.personId}`, { token: acme.token });
+      expect(unknown.status).toBe(404);
+      expect(foreignRead.status).toBe(404);
+      expect(foreignRead.body.code).toBe('person_not_found');
+      const malformed = await sut.api.get('/api/v1/persons/has%20space', { token: acme.token });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.code).toBe('validation_failed');
+    });
+
+    it('needs the persons:read scope', async () => {
+      const person = await createPerson(sut.api, acme.token);
+      const token = await acme.tokenWith(['persons:write']);
+      expect((await sut.api.get(`/api/v1/persons/${person.personId}`, { token })).status).toBe(403);
+    });
+  });
+
+  describe('PATCH /api/v1/persons/{personId}', () => {
+    it('changes profile fields and emits PERSON_UPDATED naming exactly them', async () => {
+      const person = await createPerson(sut.api, acme.token, {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phone: '+4930123456',
+      });
+      const r = await sut.api.patch(
+        `/api/v1/persons/${person.personId}`,
+        { firstName: 'Ada', lastName: 'King', phone: null },
+        { token: acme.token },
+      );
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ firstName: 'Ada', lastName: 'King', phone: null, email: null });
+      await expectPersonUpdatedEvents(db, acme, person.personId, [
+        {
+          data: {
+            personId: person.personId,
+            changedFields: ['lastName', 'phone'],
+            person: {
+              personId: person.personId,
+              firstName: 'Ada',
+              lastName: 'King',
+              email: null,
+              phone: null,
+            },
+          },
+        },
+      ]);
+      expect(
+        (await sut.api.get(`/api/v1/persons/${person.personId}`, { token: acme.token })).body.lastName,
+      ).toBe('King');
+    });
+
+    it('emits nothing when nothing changes', async () => {
+      const person = await createPerson(sut.api, acme.token, { firstName: 'Grace' });
+      expect(
+        (
+          await sut.api.patch(
+            `/api/v1/persons/${person.personId}`,
+            { firstName: 'Grace' },
+            { token: acme.token },
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (await sut.api.patch(`/api/v1/persons/${person.personId}`, {}, { token: acme.token })).status,
+      ).toBe(200);
+      await expectPersonUpdatedEvents(db, acme, person.personId, 0);
+    });
+
+    it('refuses invalid fields, credential fields and other tenants’ persons, changing nothing', async () => {
+      const person = await createPerson(sut.api, acme.token, { firstName: 'Grace' });
+      const invalid = await sut.api.patch(
+        `/api/v1/persons/${person.personId}`,
+        { firstName: 'Gracie', email: 'not-an-email' },
+        { token: acme.token },
+      );
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual(['email']);
+      const nul = await sut.api.patch(
+        `/api/v1/persons/${person.personId}`,
+        { firstName: 'Gr\u0000ce' },
+        { token: acme.token },
+      );
+      expect(nul.status).toBe(400);
+      expect(nul.body.errors.map((e: { field: string }) => e.field)).toEqual(['firstName']);
+      const credentialField = await sut.api.patch(
+        `/api/v1/persons/${person.personId}`,
+        { username: 'new.name' },
+        { token: acme.token },
+      );
+      expect(credentialField.status).toBe(400);
+      const foreign = await sut.api.patch(
+        `/api/v1/persons/${person.personId}`,
+        { firstName: 'Mallory' },
+        { token: other.token },
+      );
+      expect(foreign.status).toBe(404);
+      const read = await sut.api.get(`/api/v1/persons/${person.personId}`, { token: acme.token });
+      expect(read.body.firstName).toBe('Grace');
+      await expectPersonUpdatedEvents(db, acme, person.personId, 0);
+      await expectPersonUpdatedEvents(db, other, person.personId, 0);
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import type { DataSource } from 'typeorm';
+import { ApiClient, expectStatus } from '../http';
+import { ExpectedOutboxEvents, expectOutboxEvents, OutboxRow } from '../outbox';
+import type { TenantFixture } from '../stack';
+
+export interface PersonInput {
+  personId: string;
+  username: string;
+  password: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
+let seq = 0;
+
+/** A new person's POST body: unique id and username, a password the policy accepts. */
+export function personInput(overrides: Partial<PersonInput> = {}, prefix = 'person'): PersonInput {
+  seq += 1;
+  return {
+    personId: `${prefix}-${seq}-${Date.now()}`,
+    username: `${prefix}.user${seq}.${Date.now()}`,
+    password: `a long passphrase ${seq}!`,
+    ...overrides,
+  };
+}
+
+/** Creates a person through the API (201 or the test fails) and returns what was sent. */
+export async function createPerson(
+  api: ApiClient,
+  token: string,
+  overrides: Partial<PersonInput> = {},
+  prefix?: string,
+): Promise<PersonInput> {
+  const person = personInput(overrides, prefix);
+  expectStatus(await api.post('/api/v1/persons', person, { token }), 201, `create person ${person.personId}`);
+  return person;
+}
+
+export interface StoredCredentials {
+  status: string;
+  invalidatedAt: Date | null;
+  passwordHash: string;
+}
+
+/** The person's credentials as stored, to prove what a request changed or left alone. */
+export async function storedCredentials(
+  db: DataSource,
+  tenantId: string,
+  personId: string,
+): Promise<StoredCredentials> {
+  const [row] = await db.query(
+    `SELECT credentials_status AS status, credentials_invalidated_at AS "invalidatedAt", password_hash AS "passwordHash"
+       FROM credentials.persons WHERE tenant_id = $1 AND person_id = $2`,
+    [tenantId, personId],
+  );
+  if (!row) throw new Error(`no person ${personId} in tenant ${tenantId}`);
+  return row;
+}
+
+/** Asserts the PERSON_UPDATED events of one person of the tenant, as `expectOutboxEvents` does. */
+export function expectPersonUpdatedEvents(
+  db: DataSource,
+  fixture: TenantFixture,
+  personId: string,
+  expected: ExpectedOutboxEvents,
+): Promise<OutboxRow[]> {
+  const filter = { type: 'PERSON_UPDATED', tenantCode: fixture.tenant.code, data: { personId } };
+  return expectOutboxEvents(db, filter, expected);
+}

@@ -1,0 +1,100 @@
+import { ApiClient, ApiResponse, expectStatus } from '../http';
+import type { TenantFixture, TestStack } from '../stack';
+
+/** Turns a notification type on for the tenant (200 or the test fails). */
+export async function enableNotifications(
+  api: ApiClient,
+  token: string,
+  notificationTypeCode = 'PERSON_UPDATED',
+  channelCode = 'WEBHOOK',
+): Promise<ApiResponse> {
+  const r = await api.put(
+    '/api/v1/notification-config/enable',
+    { notificationTypeCode, channelCode },
+    { token },
+  );
+  return expectStatus(r, 200, `enable ${notificationTypeCode}/${channelCode}`);
+}
+
+export interface WebhookEndpointInput {
+  url: string;
+  description?: string;
+  notificationTypeCodes?: string[];
+}
+
+/** Registers a webhook endpoint (201 or the test fails); the answer holds its id and secret. */
+export async function createWebhookEndpoint(
+  api: ApiClient,
+  token: string,
+  input: WebhookEndpointInput,
+): Promise<{ id: string; secret: string; [field: string]: unknown }> {
+  const r = await api.post('/api/v1/webhook-endpoints', input, { token });
+  return expectStatus(r, 201, `register ${input.url}`).body;
+}
+
+export type WebhookTenant = TenantFixture & { endpoint: { id: string; secret: string } };
+
+/**
+ * A new tenant with an endpoint at `<baseUrl>/<tenant code>` and, unless `enable` is false,
+ * PERSON_UPDATED webhooks turned on.
+ */
+export async function webhookTenant(
+  stack: TestStack,
+  api: ApiClient,
+  baseUrl: string,
+  options: { enable?: boolean } = {},
+): Promise<WebhookTenant> {
+  const fixture = await stack.createTenant();
+  if (options.enable !== false) await enableNotifications(api, fixture.token);
+  const endpoint = await createWebhookEndpoint(api, fixture.token, {
+    url: `${baseUrl}/${fixture.tenant.code}`,
+  });
+  return { ...fixture, endpoint };
+}
+
+/** The fields of a delivery (as the API shows it) that the specs read. */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  status: string;
+  attemptCount: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface AttemptView {
+  statusCode: number | null;
+  outcome: string;
+  [field: string]: unknown;
+}
+
+/** The tenant's deliveries, newest first (first page), filtered by the query string if given. */
+export async function listDeliveries(api: ApiClient, token: string, query = ''): Promise<DeliveryView[]> {
+  return (await api.get(`/api/v1/webhook-deliveries${query}`, { token })).body.items;
+}
+
+/** One delivery with its attempts. */
+export async function getDelivery(
+  api: ApiClient,
+  token: string,
+  deliveryId: string,
+): Promise<DeliveryView & { attempts: AttemptView[] }> {
+  return (await api.get(`/api/v1/webhook-deliveries/${deliveryId}`, { token })).body;
+}
+
+export interface EndpointView {
+  id: string;
+  status: string;
+  disabledReason: string | null;
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+}
+
+export async function getWebhookEndpoint(
+  api: ApiClient,
+  token: string,
+  endpointId: string,
+): Promise<EndpointView> {
+  return (await api.get(`/api/v1/webhook-endpoints/${endpointId}`, { token })).body;
+}

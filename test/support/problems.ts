@@ -1,0 +1,19 @@
+import type { ApiResponse } from './http';
+
+/**
+ * An error answer as every app renders it: the status, `application/problem+json`, the stable
+ * `code` (and its `type` URN) when given, a title, and the request id of the response header.
+ */
+export function expectProblem(r: ApiResponse, status: number, code?: string): void {
+  expect(r.status).toBe(status);
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(r.body).toMatchObject({ status, ...(code ? { code, type: `urn:fincore:problem:${code}` } : {}) });
+  expect(r.body.title).toEqual(expect.any(String));
+  expect(r.body.requestId).toBe(r.headers.get('x-request-id'));
+}
+
+/** The problem body without what differs per request, to compare answers that must not differ. */
+export function stableProblem(body: Record<string, unknown>): Record<string, unknown> {
+  const { requestId: _r, instance: _i, ...rest } = body;
+  return rest;
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { createWebhookEndpoint } from './support/builders/webhooks';
+import { countRows, selectRows } from './support/db';
+import { expectProblem } from './support/problems';
+import { RunningApp, TestStack } from './support/stack';
+
+describe('notification API: webhook endpoints and deliveries', () => {
+  let stack: TestStack;
+  let sut: RunningApp;
+  let token: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.create();
+    sut = await stack.startApp(NotificationApiApp);
+    token = (await stack.createTenant()).token;
+  });
+  afterAll(() => stack.close());
+
+  describe('webhook endpoints', () => {
+    it('creates an endpoint with a whsec_ secret shown once, stored sealed', async () => {
+      const { token, tenant } = await stack.createTenant();
+      const r = await sut.api.post(
+        '/api/v1/webhook-endpoints',
+        { url: 'http://127.0.0.1:9/hook', description: 'test', notificationTypeCodes: ['PERSON_UPDATED'] },
+        { token },
+      );
+      expect(r.status).toBe(201);
+      expect(r.body).toMatchObject({
+        url: 'http://127.0.0.1:9/hook',
+        status: 'ACTIVE',
+        notificationTypeCodes: ['PERSON_UPDATED'],
+        description: 'test',
+      });
+      expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+      const [row] = await selectRows(
+        await stack.db(),
+        'notifications.webhook_endpoints',
+        { tenant_id: tenant.id },
+        { columns: 'secret_sealed' },
+      );
+      expect(row.secret_sealed).toMatch(/^v1\./);
+      expect(row.secret_sealed).not.toContain(r.body.secret.slice(6));
+      const got = await sut.api.get(`/api/v1/webhook-endpoints/${r.body.id}`, { token });
+      expect(got.body).toEqual(Object.fromEntries(Object.entries(r.body).filter(([k]) => k !== 'secret')));
+      expect((await sut.api.get('/api/v1/webhook-endpoints', { token })).body.items).toHaveLength(1);
+    });
+
+    it("hides another tenant's endpoint (404) and answers 400 for a malformed id", async () => {
+      const a = await stack.createTenant();
+      const b = await stack.createTenant();
+      const created = await createWebhookEndpoint(sut.api, a.token, { url: 'http://127.0.0.1:9/hook' });
+      expectProblem(
+        await sut.api.get(`/api/v1/webhook-endpoints/${created.id}`, { token: b.token }),
+        404,
+        'webhook_endpoint_not_found',
+      );
+      expectProblem(
+        await sut.api.delete(`/api/v1/webhook-endpoints/${created.id}`, { token: b.token }),
+        404,
+        'webhook_endpoint_not_found',
+      );
+      expectProblem(
+        await sut.api.post(`/api/v1/webhook-endpoints/${created.id}/rotate-secret`, {}, { token: b.token }),
+        404,
+        'webhook_endpoint_not_found',
+      );
+      expectProblem(
+        await sut.api.get(`/api/v1/webhook-endpoints/not-a-uuid`, { token: a.token }),
+        400,
+        'validation_failed',
+      );
+      expect(
+        (await sut.api.get(`/api/v1/webhook-endpoints/${created.id}`, { token: a.token })).body.status,
+      ).toBe('ACTIVE');
+    });
+
+    it('disables, enables and deletes; a deleted endpoint is gone for the API', async () => {
+      const { token } = await stack.createTenant();
+      const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });
+      const disabled = await sut.api.post(`/api/v1/webhook-endpoints/${endpoint.id}/disable`, {}, { token });
+      expect(disabled.body).toMatchObject({ status: 'DISABLED', disabledReason: 'disabled by the tenant' });
+      expect(
+        (await sut.api.post(`/api/v1/webhook-endpoints/${endpoint.id}/disable`, {}, { token })).body,
+      ).toEqual(disabled.body);
+      const enabled = await sut.api.post(`/api/v1/webhook-endpoints/${endpoint.id}/enable`, {}, { token });
+      expect(enabled.body).toMatchObject({ status: 'ACTIVE', disabledReason: null });
+      expect((await sut.api.delete(`/api/v1/webhook-endpoints/${endpoint.id}`, { token })).status).toBe(204);
+      expectProblem(
+        await sut.api.get(`/api/v1/webhook-endpoints/${endpoint.id}`, { token }),
+        404,
+        'webhook_endpoint_not_found',
+      );
+      expect((await sut.api.get('/api/v1/webhook-endpoints', { token })).body.items).toEqual([]);
+    });
+
+    it('rotates the secret, keeping the old one for the grace period', async () => {
+      const { token } = await stack.createTenant();
+      const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });
+      const r = await sut.api.post(`/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {}, { token });
+      expect(r.status).toBe(200);
+      expect(r.body.secret).toMatch(/^whsec_/);
+      expect(r.body.secret).not.toBe(endpoint.secret);
+      expect(new Date(r.body.previousSecretExpiresAt).getTime()).toBeGreaterThan(
+        Date.now() + 23 * 3600 * 1000,
+      );
+    });
+
+    it('validates the body and refuses non-http schemes, and changes nothing', async () => {
+      const { token, tenant } = await stack.createTenant();
+      expectProblem(
+        await sut.api.post(
+          '/api/v1/webhook-endpoints',
+          { url: 'http://127.0.0.1:9/x', notificationTypeCodes: ['NOPE'] },
+          { token },
+        ),
+        400,
+        'validation_failed',
+      );
+      expectProblem(await sut.api.post('/api/v1/webhook-endpoints', {}, { token }), 400, 'validation_failed');
+      const ftp = await sut.api.post('/api/v1/webhook-endpoints', { url: 'ftp://example.com/x' }, { token });
+      expectProblem(ftp, 422, 'webhook_url_refused');
+      expect(ftp.body.errors[0]).toMatchObject({ field: 'url', code: 'scheme_not_allowed' });
+      expectProblem(
+        await sut.api.post('/api/v1/webhook-endpoints', { url: 'http://169.254.169.254/latest' }, { token }),
+        422,
+        'webhook_url_refused',
+      );
+      // Within 2048 characters as sent, far beyond once percent-encoded (each € becomes %E2%82%AC).
+      const long = await sut.api.post(
+        '/api/v1/webhook-endpoints',
+        { url: `http://127.0.0.1:9/${'€'.repeat(2000)}` },
+        { token },
+      );
+      expectProblem(long, 400, 'validation_failed');
+      expect(long.body.errors[0]).toMatchObject({ field: 'url' });
+      // PostgreSQL cannot store NUL in text.
+      const nul = await sut.api.post(
+        '/api/v1/webhook-endpoints',
+        { url: 'http://127.0.0.1:9/x', description: 'a\u0000b' },
+        { token },
+      );
+      expectProblem(nul, 400, 'validation_failed');
+      expect(nul.body.errors[0]).toMatchObject({ field: 'description' });
+      expect(
+        await countRows(await stack.db(), 'notifications.webhook_endpoints', { tenant_id: tenant.id }),
+      ).toBe(0);
+    });
+  });
+
+  describe('deliveries', () => {
+    it('answers 404 for an unknown delivery, 400 for a bad cursor or filter, and an empty first page', async () => {
+      expectProblem(
+        await sut.api.get(`/api/v1/webhook-deliveries/${randomUUID()}`, { token }),
+        404,
+        'webhook_delivery_not_found',
+      );
+      expectProblem(
+        await sut.api.post(`/api/v1/webhook-deliveries/${randomUUID()}/retry`, {}, { token }),
+        404,
+        'webhook_delivery_not_found',
+      );
+      expectProblem(
+        await sut.api.get('/api/v1/webhook-deliveries?cursor=abc', { token }),
+        400,
+        'invalid_cursor',
+      );
+      expectProblem(
+        await sut.api.get('/api/v1/webhook-deliveries?status=LOST', { token }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await sut.api.get('/api/v1/webhook-deliveries?limit=1000', { token }),
+        400,
+        'validation_failed',
+      );
+      const page = await sut.api.get('/api/v1/webhook-deliveries', { token });
+      expect(page.body).toEqual({ items: [], nextCursor: null });
+    });
+  });
+});
