@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: fincore against a bare baseline doing the same work (DESIGN section 7), in one
+ * `npm run bench`: fincore against a bare baseline doing the same work, in one
  * run, on this machine's PostgreSQL and Redis, with a database and queue prefix of its own that
  * are removed afterwards. Prints metric | fincore | baseline | ratio. See docs/performance.md.
  */

@@ -10,6 +10,7 @@ import {
   DEMO_TENANT_CODE,
   loadConfig,
   TenantEntity,
+  TenantRepository,
   TokenAdmin,
 } from '@fincore/platform';
 import { seedDemo } from '../apps/cli/src/commands';
@@ -45,7 +46,7 @@ async function prepareDatabase(config: AppConfig): Promise<{ token: string; seed
   ]);
   await ds.initialize();
   try {
-    const empty = (await ds.getRepository(TenantEntity).count()) === 0;
+    const empty = await new TenantRepository(ds.manager).isEmpty();
     if (empty) await seedDemo(ds);
     const admin = new TokenAdmin(ds);
     if (!(await admin.findTenant(DEMO_TENANT_CODE))) return { token: '', seeded: false };

@@ -20,6 +20,11 @@ export class TenantRepository {
     return this.tenants.existsBy({ code });
   }
 
+  /** True before the first tenant exists: a fresh installation. */
+  async isEmpty(): Promise<boolean> {
+    return !(await this.tenants.exists());
+  }
+
   create(code: string, name: string): Promise<TenantEntity> {
     return this.tenants.save(this.tenants.create({ code, name }));
   }
