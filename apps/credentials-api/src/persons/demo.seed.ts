@@ -1,7 +1,7 @@
 import type { DemoSeed } from '@fincore/platform';
 import { loadConfig } from '@fincore/platform';
 import { CredentialsStatus, usernameKey } from './domain/credentials';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 import { hashPassword } from './password-hasher';
 import { PersonRepository } from './person.repository';
 

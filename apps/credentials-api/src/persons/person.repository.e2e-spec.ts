@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { TenantFixture } from '../../../../test/support/stack';
 import { TestStack } from '../../../../test/support/stack';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 import { isUsernameConflict, NewPerson, PersonRepository } from './person.repository';
 
 describe('PersonRepository (PostgreSQL)', () => {

@@ -3,7 +3,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, Not, QueryFailedError } from 'typeorm';
 import { CredentialsStatus } from './domain/credentials';
 import type { Profile } from './domain/profile';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 
 /** What a new person is stored with; the credentials are active at once. */
 export interface NewPerson extends Profile {
