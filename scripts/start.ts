@@ -46,7 +46,7 @@ async function prepareDatabase(config: AppConfig): Promise<{ token: string; seed
   ]);
   await ds.initialize();
   try {
-    const empty = await new TenantRepository(ds.manager).isEmpty();
+    const empty = await new TenantRepository(ds).isEmpty();
     if (empty) await seedDemo(ds);
     const admin = new TokenAdmin(ds);
     if (!(await admin.findTenant(DEMO_TENANT_CODE))) return { token: '', seeded: false };

@@ -7,7 +7,7 @@ import { CARDS_ENTITIES } from '../apps/card-api/src/cards/cards.module';
 import { CardsDemoSeed } from '../apps/card-api/src/cards/demo.seed';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { personsDemoSeed } from '../apps/credentials-api/src/persons/demo.seed';
-import { PersonEntity } from '../apps/credentials-api/src/persons/entities/person.entity';
+import { PersonEntity } from '../apps/credentials-api/src/persons/person.entity';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('persons demo seed', () => {

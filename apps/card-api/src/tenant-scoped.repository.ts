@@ -2,8 +2,9 @@ import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryDeepP
 
 /**
  * What the card context's repositories share. Their tables hold rows of many tenants, each keyed
- * by a business id the tenant chooses; every query is tenant-scoped. Methods that may run in the
- * caller's transaction take its EntityManager last (locking ones require it).
+ * by a business id the tenant chooses; every query is tenant-scoped. Methods that run in the caller's
+ * transaction take its EntityManager first; a read wanted both inside and outside one has a second
+ * signature without it, reading committed rows through the DataSource.
  */
 export abstract class TenantScopedRepository {
   protected constructor(protected readonly db: DataSource) {}
@@ -13,9 +14,9 @@ export abstract class TenantScopedRepository {
    * there" for demo data), not a failed statement. True when the first row went in.
    */
   protected async insertIgnoringConflicts<T extends ObjectLiteral>(
+    manager: EntityManager,
     entity: EntityTarget<T>,
     rows: QueryDeepPartialEntity<T>[],
-    manager: EntityManager = this.db.manager,
   ): Promise<boolean> {
     const inserted = await manager
       .getRepository(entity)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { DomainEvent, envelopeFromRow, OutboxRow } from './envelope';
 
 /** The channel the outbox insert trigger notifies on, once per committed row. */
@@ -13,13 +13,12 @@ export interface OutboxListener {
 }
 
 /**
- * The one owner of `events.outbox`. Plain SQL throughout: it works with any EntityManager,
- * whatever entities its DataSource registered. Methods that take an EntityManager run in the
- * caller's transaction.
+ * The one owner of `events.outbox`. Plain SQL throughout: it works with any DataSource, whatever
+ * entities it registered. Methods that take an EntityManager run in the caller's transaction.
  */
 @Injectable()
 export class OutboxRepository {
-  constructor(@InjectEntityManager() private readonly manager: EntityManager) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
    * Inserts the events with the caller's transaction, so they commit or roll back with the change
@@ -70,7 +69,7 @@ export class OutboxRepository {
     params: unknown[],
     publish: (ids: string[]) => Promise<void>,
   ): Promise<number> {
-    return this.manager.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const rows: Array<{ id: string }> = await manager.query(claimSql, params);
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
@@ -85,7 +84,7 @@ export class OutboxRepository {
 
   /** Ids of events published more than `graceSeconds` ago that no consumer has processed, oldest first. */
   async findPublishedUnprocessed(graceSeconds: number, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.manager.query(
+    const rows: Array<{ id: string }> = await this.db.query(
       `SELECT id FROM events.outbox
         WHERE published_at IS NOT NULL AND processed_at IS NULL
           AND published_at < now() - make_interval(secs => $1)
@@ -97,7 +96,7 @@ export class OutboxRepository {
 
   /** The event as subscribers receive it; undefined when the outbox does not hold it. */
   async findEvent(eventId: string): Promise<DomainEvent | undefined> {
-    const rows: OutboxRow[] = await this.manager.query(
+    const rows: OutboxRow[] = await this.db.query(
       `SELECT id, type, tenant_code, occurred_at, correlation_id, data FROM events.outbox WHERE id = $1`,
       [eventId],
     );
@@ -107,7 +106,7 @@ export class OutboxRepository {
   /** Marks the event handled by its consumer; false when it was handled before or does not exist. */
   async markProcessed(eventId: string): Promise<boolean> {
     // An UPDATE answers [rows, affected] through TypeORM's query().
-    const [, affected]: [unknown[], number] = await this.manager.query(
+    const [, affected]: [unknown[], number] = await this.db.query(
       `UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
       [eventId],
     );

@@ -55,6 +55,6 @@ export async function recordEvents<T extends EventType>(
   inputs: readonly EventInput<T>[],
 ): Promise<DomainEvent<T>[]> {
   const events = newDomainEvents(inputs);
-  await new OutboxRepository(manager).insertEvents(manager, events);
+  await new OutboxRepository(manager.dataSource).insertEvents(manager, events);
   return events;
 }

@@ -29,26 +29,28 @@ export class AccountRepository extends TenantScopedRepository {
 
   /** Inserts the account and returns it, or null when the tenant already has one of that id. */
   async createIfNew(account: NewAccount): Promise<AccountEntity | null> {
-    if (!(await this.insertIgnoringConflicts(AccountEntity, [account]))) return null;
+    if (!(await this.insertIgnoringConflicts(this.db.manager, AccountEntity, [account]))) return null;
     return this.db
       .getRepository(AccountEntity)
       .findOneByOrFail({ tenantId: account.tenantId, accountId: account.accountId });
   }
 
   /** Inserts the accounts whose ids are free and leaves the others as they are (demo data). */
-  async createMissing(accounts: NewAccount[], manager: EntityManager): Promise<void> {
-    await this.insertIgnoringConflicts(AccountEntity, accounts, manager);
+  async createMissing(manager: EntityManager, accounts: NewAccount[]): Promise<void> {
+    await this.insertIgnoringConflicts(manager, AccountEntity, accounts);
   }
 
+  /** The account, unlocked; in the caller's transaction when given its manager. */
+  findByAccountId(manager: EntityManager, tenantId: string, accountId: string): Promise<AccountEntity | null>;
+  findByAccountId(tenantId: string, accountId: string): Promise<AccountEntity | null>;
   findByAccountId(
-    tenantId: string,
-    accountId: string,
-    manager: EntityManager = this.db.manager,
+    ...args: [EntityManager, string, string] | [string, string]
   ): Promise<AccountEntity | null> {
+    const [manager, tenantId, accountId] = args.length === 3 ? args : ([this.db.manager, ...args] as const);
     return manager.getRepository(AccountEntity).findOne({ where: { tenantId, accountId } });
   }
 
-  listByTenant(tenantId: string, manager: EntityManager = this.db.manager): Promise<AccountEntity[]> {
+  listByTenant(manager: EntityManager, tenantId: string): Promise<AccountEntity[]> {
     return manager.getRepository(AccountEntity).find({ where: { tenantId }, order: { accountId: 'ASC' } });
   }
 

@@ -17,7 +17,7 @@ export class CardSettingsChangeRepository extends TenantScopedRepository {
   }
 
   /** Appends the changes in the caller's transaction, in batches of INSERT_BATCH rows. */
-  async append(changes: NewCardSettingsChange[], manager: EntityManager): Promise<void> {
+  async append(manager: EntityManager, changes: NewCardSettingsChange[]): Promise<void> {
     for (let i = 0; i < changes.length; i += INSERT_BATCH) {
       await manager.getRepository(CardSettingsChangeEntity).insert(changes.slice(i, i + INSERT_BATCH));
     }

@@ -62,17 +62,18 @@ describe('CardSettingsService', () => {
       const current = await sut.changeSettings(principal, 'CARD-1', request(false, true));
 
       expect(current.authorisationTypes).toEqual(request(false).authorisationTypes);
-      expect(cards.lockCardForChange).toHaveBeenCalledWith(principal.tenantId, 'CARD-1', tx.manager);
+      expect(cards.lockCardForChange).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'CARD-1');
       expect(cards.updateSettings).toHaveBeenCalledWith(
+        tx.manager,
         'card-row-1',
         expect.objectContaining({
           authorisationTypes: { '00': true, '01': false, '10': true },
           xpaysAllowed: true,
           settingsVersion: 2,
         }),
-        tx.manager,
       );
-      const [entries] = history.append.mock.calls[0];
+      const [manager, entries] = history.append.mock.calls[0];
+      expect(manager).toBe(tx.manager);
       expect(entries).toEqual([
         expect.objectContaining({
           tenantId: principal.tenantId,
@@ -153,10 +154,10 @@ describe('CardSettingsService', () => {
 
       await sut.applyUsageGroupChange(tx, principal, ['00', '10', '30'], group);
 
-      expect(cards.lockCardsOfUsageGroup).toHaveBeenCalledWith(principal.tenantId, 'STANDARD', tx.manager);
-      const [updates, changedAt] = cards.updateFlagsOfCards.mock.calls[0];
+      expect(cards.lockCardsOfUsageGroup).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'STANDARD');
+      const [, updates, changedAt] = cards.updateFlagsOfCards.mock.calls[0];
       expect(updates).toEqual([{ id: 'row-a', flags: { '00': true, '30': false }, version: 5 }]);
-      expect(history.append.mock.calls[0][0]).toEqual([
+      expect(history.append.mock.calls[0][1]).toEqual([
         expect.objectContaining({
           cardId: 'A',
           version: 5,

@@ -55,7 +55,7 @@ export class CardSettingsService {
    */
   async changeSettings(principal: Principal, cardId: string, body: z.infer<typeof ChangeCardSettingsBody>) {
     return this.uow.run(async (tx) => {
-      const locked = await this.cards.lockCardForChange(principal.tenantId, cardId, tx.manager);
+      const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
       if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
       const { card, group } = locked;
       if (card.status === CardStatus.CLOSED) throw new ProblemException('card_closed', 409, { cardId });
@@ -71,17 +71,13 @@ export class CardSettingsService {
 
       const version = card.settingsVersion + 1;
       const changedAt = new Date();
-      await this.cards.updateSettings(
-        card.id,
-        {
-          authorisationTypes: flags,
-          renewable: body.renewable,
-          xpaysAllowed: body.xpaysAllowed,
-          settingsVersion: version,
-          settingsChangedAt: changedAt,
-        },
-        tx.manager,
-      );
+      await this.cards.updateSettings(tx.manager, card.id, {
+        authorisationTypes: flags,
+        renewable: body.renewable,
+        xpaysAllowed: body.xpaysAllowed,
+        settingsVersion: version,
+        settingsChangedAt: changedAt,
+      });
       await this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, changedAt, [
         { cardId, version, previous, current, changedFields: changed },
       ]);
@@ -101,7 +97,7 @@ export class CardSettingsService {
     previousCodes: readonly string[],
     group: UsageGroupEntity,
   ): Promise<void> {
-    const cards = await this.cards.lockCardsOfUsageGroup(principal.tenantId, group.code, tx.manager);
+    const cards = await this.cards.lockCardsOfUsageGroup(tx.manager, principal.tenantId, group.code);
     const changedAt = new Date();
     const changes = cards.flatMap((card) => {
       const previous = settingsOf(card, { allowedServiceCodes: previousCodes });
@@ -123,9 +119,9 @@ export class CardSettingsService {
     if (changes.length === 0) return;
     // Set-based: a group may hold many cards, and this runs while the group is locked.
     await this.cards.updateFlagsOfCards(
+      tx.manager,
       changes.map((c) => c.update),
       changedAt,
-      tx.manager,
     );
     await this.record(
       tx,
@@ -175,6 +171,7 @@ export class CardSettingsService {
   ): Promise<void> {
     const requestId = requestContext.requestId() ?? null;
     await this.history.append(
+      tx.manager,
       changes.map((change) => ({
         ...change,
         tenantId: principal.tenantId,
@@ -183,7 +180,6 @@ export class CardSettingsService {
         requestId,
         changedAt,
       })),
-      tx.manager,
     );
     await tx.emitAll(
       'CARD_SETTINGS_CHANGED',

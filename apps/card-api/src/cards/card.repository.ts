@@ -58,27 +58,26 @@ export class CardRepository extends TenantScopedRepository {
   }
 
   /** Inserts the card and returns it, or null when the tenant already has one of that id. */
-  async createIfNew(card: NewCard, manager: EntityManager): Promise<CardEntity | null> {
-    if (!(await this.insertIgnoringConflicts(CardEntity, [card], manager))) return null;
+  async createIfNew(manager: EntityManager, card: NewCard): Promise<CardEntity | null> {
+    if (!(await this.insertIgnoringConflicts(manager, CardEntity, [card]))) return null;
     return manager
       .getRepository(CardEntity)
       .findOneByOrFail({ tenantId: card.tenantId, cardId: card.cardId });
   }
 
   /** Inserts the cards whose ids are free and leaves the others as they are (demo data). */
-  async createMissing(cards: NewCard[], manager: EntityManager): Promise<void> {
-    await this.insertIgnoringConflicts(CardEntity, cards, manager);
+  async createMissing(manager: EntityManager, cards: NewCard[]): Promise<void> {
+    await this.insertIgnoringConflicts(manager, CardEntity, cards);
   }
 
-  listByTenant(tenantId: string, manager: EntityManager = this.db.manager): Promise<CardEntity[]> {
+  listByTenant(manager: EntityManager, tenantId: string): Promise<CardEntity[]> {
     return manager.getRepository(CardEntity).find({ where: { tenantId }, order: { cardId: 'ASC' } });
   }
 
   /** The card and its usage group as committed, unlocked: the group first, then the card. */
   async findWithUsageGroup(tenantId: string, cardId: string): Promise<CardWithUsageGroup | null> {
-    const manager = this.db.manager;
-    const group = await this.usageGroups.findGroupOfCard(tenantId, cardId, manager);
-    const card = group && (await manager.getRepository(CardEntity).findOne({ where: { tenantId, cardId } }));
+    const group = await this.usageGroups.findGroupOfCard(tenantId, cardId);
+    const card = group && (await this.db.getRepository(CardEntity).findOne({ where: { tenantId, cardId } }));
     return group && card ? { card, group } : null;
   }
 
@@ -88,11 +87,11 @@ export class CardRepository extends TenantScopedRepository {
    * then the card FOR UPDATE, so changes of one card run one after the other.
    */
   async lockCardForChange(
+    manager: EntityManager,
     tenantId: string,
     cardId: string,
-    manager: EntityManager,
   ): Promise<CardWithUsageGroup | null> {
-    const group = await this.usageGroups.lockGroupOfCardForShare(tenantId, cardId, manager);
+    const group = await this.usageGroups.lockGroupOfCardForShare(manager, tenantId, cardId);
     const card =
       group &&
       (await manager
@@ -102,7 +101,7 @@ export class CardRepository extends TenantScopedRepository {
   }
 
   /** The cards of a usage group, locked FOR UPDATE in id order; the caller holds the group FOR UPDATE. */
-  lockCardsOfUsageGroup(tenantId: string, usageGroup: string, manager: EntityManager): Promise<CardEntity[]> {
+  lockCardsOfUsageGroup(manager: EntityManager, tenantId: string, usageGroup: string): Promise<CardEntity[]> {
     return manager.getRepository(CardEntity).find({
       where: { tenantId, usageGroup },
       order: { id: 'ASC' },
@@ -110,16 +109,16 @@ export class CardRepository extends TenantScopedRepository {
     });
   }
 
-  async updateStatus(id: string, status: CardStatus, manager: EntityManager): Promise<void> {
+  async updateStatus(manager: EntityManager, id: string, status: CardStatus): Promise<void> {
     await manager.getRepository(CardEntity).update({ id }, { status });
   }
 
-  async updateSettings(id: string, settings: SettingsUpdate, manager: EntityManager): Promise<void> {
+  async updateSettings(manager: EntityManager, id: string, settings: SettingsUpdate): Promise<void> {
     await manager.getRepository(CardEntity).update({ id }, settings);
   }
 
   /** New flags and versions of many cards in one statement: a group may hold many cards. */
-  async updateFlagsOfCards(updates: FlagsUpdate[], changedAt: Date, manager: EntityManager): Promise<void> {
+  async updateFlagsOfCards(manager: EntityManager, updates: FlagsUpdate[], changedAt: Date): Promise<void> {
     await manager.query(
       `UPDATE cards.cards c SET authorisation_types = v.flags, settings_version = v.version, settings_changed_at = $2
          FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, flags jsonb, version integer)

@@ -37,13 +37,14 @@ describe('CardsService', () => {
     beforeEach(() => {
       accounts.findByAccountId.mockResolvedValue(anAccount());
       usageGroups.lockForShare.mockResolvedValue(aUsageGroup({ allowedServiceCodes: ['00', '01', '10'] }));
-      cards.createIfNew.mockImplementation(async (card) => aCard(card));
+      cards.createIfNew.mockImplementation(async (_manager, card) => aCard(card));
     });
 
     it("allows every code of the group that the card's network knows, when no settings are given", async () => {
       const created = await sut.createCard(principal, body);
 
       expect(cards.createIfNew).toHaveBeenCalledWith(
+        tx.manager,
         expect.objectContaining({
           tenantId: principal.tenantId,
           cardId: 'CARD-1',
@@ -53,10 +54,10 @@ describe('CardsService', () => {
           xpaysAllowed: false,
           settingsVersion: 1,
         }),
-        tx.manager,
       );
       expect(created.settings.authorisationTypes.map((a) => a.serviceCode)).toEqual(['00', '01']);
-      expect(usageGroups.lockForShare).toHaveBeenCalledWith(principal.tenantId, 'STANDARD', tx.manager);
+      expect(accounts.findByAccountId).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'ACC-1');
+      expect(usageGroups.lockForShare).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'STANDARD');
     });
 
     it('stores the initial settings given, once they pass the rules of a settings change', async () => {
@@ -71,7 +72,7 @@ describe('CardsService', () => {
 
       const created = await sut.createCard(principal, { ...body, settings });
 
-      expect(cards.createIfNew.mock.calls[0][0]).toMatchObject({
+      expect(cards.createIfNew.mock.calls[0][1]).toMatchObject({
         authorisationTypes: { '00': false, '01': true },
         renewable: false,
         xpaysAllowed: true,
@@ -170,8 +171,8 @@ describe('CardsService', () => {
       await expect(sut.changeStatus(principal, 'CARD-1', { status: 'BLOCKED' })).resolves.toMatchObject({
         status: 'BLOCKED',
       });
-      expect(cards.lockCardForChange).toHaveBeenCalledWith(principal.tenantId, 'CARD-1', tx.manager);
-      expect(cards.updateStatus).toHaveBeenCalledWith('card-row-1', 'BLOCKED', tx.manager);
+      expect(cards.lockCardForChange).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'CARD-1');
+      expect(cards.updateStatus).toHaveBeenCalledWith(tx.manager, 'card-row-1', 'BLOCKED');
     });
 
     it('writes nothing when the status is already the requested one', async () => {

@@ -25,12 +25,12 @@ export class CardsService {
   async createCard(principal: Principal, body: z.infer<typeof CreateCardBody>) {
     return this.uow.run(async ({ manager }) => {
       const tenantId = principal.tenantId;
-      const account = await this.accounts.findByAccountId(tenantId, body.accountId, manager);
+      const account = await this.accounts.findByAccountId(manager, tenantId, body.accountId);
       if (!account) throw new ProblemException('unknown_account', 422, { accountId: body.accountId });
       if (!acceptsNewCards(account))
         throw new ProblemException('account_closed', 422, { accountId: body.accountId });
       // FOR SHARE: a concurrent change of the group waits, so the card's flags fit the group in force.
-      const group = await this.usageGroups.lockForShare(tenantId, body.usageGroup, manager);
+      const group = await this.usageGroups.lockForShare(manager, tenantId, body.usageGroup);
       if (!group) throw new ProblemException('unknown_usage_group', 422, { code: body.usageGroup });
 
       const profile = profileOf(body, group);
@@ -46,23 +46,20 @@ export class CardsService {
       } else {
         flags = Object.fromEntries(applicableServiceCodes(profile).map((code) => [code, true]));
       }
-      const card = await this.cards.createIfNew(
-        {
-          tenantId,
-          cardId: body.cardId,
-          accountId: body.accountId,
-          network: body.network,
-          cardType: body.cardType,
-          usageGroup: group.code,
-          status: body.status,
-          authorisationTypes: flags,
-          renewable: body.settings?.renewable ?? true,
-          xpaysAllowed: body.settings?.xpaysAllowed ?? false,
-          settingsVersion: 1,
-          settingsChangedAt: new Date(),
-        },
-        manager,
-      );
+      const card = await this.cards.createIfNew(manager, {
+        tenantId,
+        cardId: body.cardId,
+        accountId: body.accountId,
+        network: body.network,
+        cardType: body.cardType,
+        usageGroup: group.code,
+        status: body.status,
+        authorisationTypes: flags,
+        renewable: body.settings?.renewable ?? true,
+        xpaysAllowed: body.settings?.xpaysAllowed ?? false,
+        settingsVersion: 1,
+        settingsChangedAt: new Date(),
+      });
       if (!card) throw new ProblemException('card_exists', 409, { cardId: body.cardId });
       return mapCard(card, group);
     });
@@ -77,14 +74,14 @@ export class CardsService {
   /** Blocks, unblocks or closes a card; serialised with settings changes by the card's lock. */
   async changeStatus(principal: Principal, cardId: string, body: z.infer<typeof ChangeCardStatusBody>) {
     return this.uow.run(async ({ manager }) => {
-      const locked = await this.cards.lockCardForChange(principal.tenantId, cardId, manager);
+      const locked = await this.cards.lockCardForChange(manager, principal.tenantId, cardId);
       if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
       const { card, group } = locked;
       const transition = cardStatusTransition(card.status, body.status);
       if (transition.kind === 'refused') throw new ProblemException('card_closed', 409, { cardId });
       if (transition.kind === 'change') {
         card.status = body.status;
-        await this.cards.updateStatus(card.id, body.status, manager);
+        await this.cards.updateStatus(manager, card.id, body.status);
       }
       return mapCard(card, group);
     });

@@ -74,14 +74,15 @@ export const CardsDemoSeed: DemoSeed = {
     const accounts = new AccountRepository(manager.dataSource);
     const cards = new CardRepository(manager.dataSource, usageGroups);
     await usageGroups.createMissing(
-      USAGE_GROUPS.map((g) => ({ tenantId, ...g })),
       manager,
+      USAGE_GROUPS.map((g) => ({ tenantId, ...g })),
     );
     await accounts.createMissing(
-      ACCOUNTS.map((a) => ({ tenantId, ...a, status: AccountStatus.ACTIVE })),
       manager,
+      ACCOUNTS.map((a) => ({ tenantId, ...a, status: AccountStatus.ACTIVE })),
     );
     await cards.createMissing(
+      manager,
       CARDS.map((c) => {
         const group = USAGE_GROUPS.find((g) => g.code === c.usageGroup)!;
         const codes = applicableServiceCodes({
@@ -99,19 +100,18 @@ export const CardsDemoSeed: DemoSeed = {
           settingsChangedAt: new Date(),
         };
       }),
-      manager,
     );
     return {
-      usageGroups: (await usageGroups.listByTenant(tenantId, manager)).map((g) => ({
+      usageGroups: (await usageGroups.listByTenant(manager, tenantId)).map((g) => ({
         code: g.code,
         allowedServiceCodes: g.allowedServiceCodes,
       })),
-      accounts: (await accounts.listByTenant(tenantId, manager)).map((a) => ({
+      accounts: (await accounts.listByTenant(manager, tenantId)).map((a) => ({
         accountId: a.accountId,
         type: a.type,
         currencyCode: a.currencyCode,
       })),
-      cards: (await cards.listByTenant(tenantId, manager)).map((c) => ({
+      cards: (await cards.listByTenant(manager, tenantId)).map((c) => ({
         cardId: c.cardId,
         accountId: c.accountId,
         network: c.network,

@@ -19,66 +19,62 @@ export class UsageGroupRepository extends TenantScopedRepository {
 
   /** Inserts the group and returns it, or null when the tenant already has one of that code. */
   async createIfNew(group: NewUsageGroup): Promise<UsageGroupEntity | null> {
-    if (!(await this.insertIgnoringConflicts(UsageGroupEntity, [group]))) return null;
+    if (!(await this.insertIgnoringConflicts(this.db.manager, UsageGroupEntity, [group]))) return null;
     return this.db
       .getRepository(UsageGroupEntity)
       .findOneByOrFail({ tenantId: group.tenantId, code: group.code });
   }
 
   /** Inserts the groups whose codes are free and leaves the others as they are (demo data). */
-  async createMissing(groups: NewUsageGroup[], manager: EntityManager): Promise<void> {
-    await this.insertIgnoringConflicts(UsageGroupEntity, groups, manager);
+  async createMissing(manager: EntityManager, groups: NewUsageGroup[]): Promise<void> {
+    await this.insertIgnoringConflicts(manager, UsageGroupEntity, groups);
   }
 
-  findByCode(
-    tenantId: string,
-    code: string,
-    manager: EntityManager = this.db.manager,
-  ): Promise<UsageGroupEntity | null> {
-    return manager.getRepository(UsageGroupEntity).findOne({ where: { tenantId, code } });
+  findByCode(tenantId: string, code: string): Promise<UsageGroupEntity | null> {
+    return this.db.getRepository(UsageGroupEntity).findOne({ where: { tenantId, code } });
   }
 
-  listByTenant(tenantId: string, manager: EntityManager = this.db.manager): Promise<UsageGroupEntity[]> {
+  /** The tenant's groups by code; in the caller's transaction when given its manager. */
+  listByTenant(manager: EntityManager, tenantId: string): Promise<UsageGroupEntity[]>;
+  listByTenant(tenantId: string): Promise<UsageGroupEntity[]>;
+  listByTenant(...args: [EntityManager, string] | [string]): Promise<UsageGroupEntity[]> {
+    const [manager, tenantId] = args.length === 2 ? args : ([this.db.manager, ...args] as const);
     return manager.getRepository(UsageGroupEntity).find({ where: { tenantId }, order: { code: 'ASC' } });
   }
 
   /** The group, locked FOR SHARE: a concurrent change of the group waits until the caller commits. */
-  lockForShare(tenantId: string, code: string, manager: EntityManager): Promise<UsageGroupEntity | null> {
+  lockForShare(manager: EntityManager, tenantId: string, code: string): Promise<UsageGroupEntity | null> {
     return manager
       .getRepository(UsageGroupEntity)
       .findOne({ where: { tenantId, code }, lock: { mode: 'pessimistic_read' } });
   }
 
   /** The group, locked FOR UPDATE before it is changed. */
-  lockForUpdate(tenantId: string, code: string, manager: EntityManager): Promise<UsageGroupEntity | null> {
+  lockForUpdate(manager: EntityManager, tenantId: string, code: string): Promise<UsageGroupEntity | null> {
     return manager
       .getRepository(UsageGroupEntity)
       .findOne({ where: { tenantId, code }, lock: { mode: 'pessimistic_write' } });
   }
 
-  save(group: UsageGroupEntity, manager: EntityManager): Promise<UsageGroupEntity> {
+  save(manager: EntityManager, group: UsageGroupEntity): Promise<UsageGroupEntity> {
     return manager.getRepository(UsageGroupEntity).save(group);
   }
 
   /** The usage group of a card, found by the card's id in one statement. */
-  findGroupOfCard(
-    tenantId: string,
-    cardId: string,
-    manager: EntityManager = this.db.manager,
-  ): Promise<UsageGroupEntity | null> {
-    return this.groupOfCard(tenantId, cardId, manager).getOne();
+  findGroupOfCard(tenantId: string, cardId: string): Promise<UsageGroupEntity | null> {
+    return this.groupOfCard(this.db.manager, tenantId, cardId).getOne();
   }
 
   /** The usage group of a card, locked FOR SHARE: the group's rules stay in force until commit. */
   lockGroupOfCardForShare(
+    manager: EntityManager,
     tenantId: string,
     cardId: string,
-    manager: EntityManager,
   ): Promise<UsageGroupEntity | null> {
-    return this.groupOfCard(tenantId, cardId, manager).setLock('pessimistic_read').getOne();
+    return this.groupOfCard(manager, tenantId, cardId).setLock('pessimistic_read').getOne();
   }
 
-  private groupOfCard(tenantId: string, cardId: string, manager: EntityManager) {
+  private groupOfCard(manager: EntityManager, tenantId: string, cardId: string) {
     return manager
       .getRepository(UsageGroupEntity)
       .createQueryBuilder('g')

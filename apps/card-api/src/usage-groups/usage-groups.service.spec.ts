@@ -87,14 +87,15 @@ describe('UsageGroupsService', () => {
 
     it('saves the locked group and applies the change to its cards with the codes it had before', async () => {
       usageGroups.lockForUpdate.mockResolvedValue(aUsageGroup({ allowedServiceCodes: ['00', '01'] }));
-      usageGroups.save.mockImplementation(async (group) => group);
+      usageGroups.save.mockImplementation(async (_manager, group) => group);
 
       await expect(sut.updateUsageGroup(principal, 'STANDARD', body)).resolves.toMatchObject({
         name: 'ATM only',
         allowedServiceCodes: ['01', '30'],
       });
-      expect(usageGroups.lockForUpdate).toHaveBeenCalledWith(principal.tenantId, 'STANDARD', tx.manager);
-      const saved = usageGroups.save.mock.calls[0][0];
+      expect(usageGroups.lockForUpdate).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'STANDARD');
+      const [manager, saved] = usageGroups.save.mock.calls[0];
+      expect(manager).toBe(tx.manager);
       expect(saved).toMatchObject({ name: 'ATM only', allowedServiceCodes: ['01', '30'] });
       expect(cardSettings.applyUsageGroupChange).toHaveBeenCalledWith(tx, principal, ['00', '01'], saved);
     });

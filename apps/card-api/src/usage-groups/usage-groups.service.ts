@@ -45,12 +45,12 @@ export class UsageGroupsService {
    */
   async updateUsageGroup(principal: Principal, code: string, body: z.infer<typeof UpdateUsageGroupBody>) {
     return this.uow.run(async (tx) => {
-      const group = await this.usageGroups.lockForUpdate(principal.tenantId, code, tx.manager);
+      const group = await this.usageGroups.lockForUpdate(tx.manager, principal.tenantId, code);
       if (!group) throw new ProblemException('usage_group_not_found', 404, { code });
       const previousCodes = group.allowedServiceCodes;
       group.name = body.name;
       group.allowedServiceCodes = inCatalogOrder(body.allowedServiceCodes);
-      const saved = await this.usageGroups.save(group, tx.manager);
+      const saved = await this.usageGroups.save(tx.manager, group);
       await this.cardSettings.applyUsageGroupChange(tx, principal, previousCodes, saved);
       return mapUsageGroup(saved);
     });

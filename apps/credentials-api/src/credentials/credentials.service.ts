@@ -17,7 +17,7 @@ import {
   InvalidateCredentialsBody,
   InvalidateCredentialsResponse,
 } from './credentials.schemas';
-import { mapAuthentication, mapInvalidation } from './mapper';
+import { mapAuthentication, mapInvalidation } from './credentials.mapper';
 
 /**
  * One answer for every mismatch (unknown person, other tenant, wrong username, wrong password,

@@ -1,7 +1,7 @@
 import type { DemoSeed } from '@fincore/platform';
 import { loadConfig } from '@fincore/platform';
 import { CredentialsStatus, usernameKey } from './domain/credentials';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 import { hashPassword } from './password-hasher';
 import { PersonRepository } from './person.repository';
 
@@ -19,10 +19,11 @@ export const personsDemoSeed: DemoSeed = {
   context: 'credentials',
   entities: [PersonEntity],
   async seed(manager, tenant) {
-    const persons = new PersonRepository(manager);
-    let person = await persons.findByPersonId(tenant.id, DEMO_PERSON.personId);
+    const persons = new PersonRepository(manager.dataSource);
+    let person = await persons.findByPersonId(manager, tenant.id, DEMO_PERSON.personId);
     if (!person) {
       await persons.insert(
+        manager,
         {
           tenantId: tenant.id,
           personId: DEMO_PERSON.personId,
@@ -36,7 +37,7 @@ export const personsDemoSeed: DemoSeed = {
         },
         new Date(),
       );
-      person = await persons.findByPersonId(tenant.id, DEMO_PERSON.personId);
+      person = await persons.findByPersonId(manager, tenant.id, DEMO_PERSON.personId);
       if (!person) throw new Error(`Demo person ${DEMO_PERSON.personId} was not stored`);
     }
     return {

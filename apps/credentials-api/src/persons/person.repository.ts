@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager, Not, QueryFailedError } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
 import { CredentialsStatus } from './domain/credentials';
 import type { Profile } from './domain/profile';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 
 /** What a new person is stored with; the credentials are active at once. */
 export interface NewPerson extends Profile {
@@ -39,14 +39,18 @@ export function isUsernameConflict(error: unknown): boolean {
  */
 @Injectable()
 export class PersonRepository {
-  constructor(@InjectEntityManager() private readonly manager: EntityManager) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  private persons(manager = this.manager) {
+  private persons(manager = this.db.manager) {
     return manager.getRepository(PersonEntity);
   }
 
-  findByPersonId(tenantId: string, personId: string): Promise<PersonEntity | null> {
-    return this.persons().findOne({ where: { tenantId, personId } });
+  /** The person, unlocked; in the caller's transaction when given its manager. */
+  findByPersonId(manager: EntityManager, tenantId: string, personId: string): Promise<PersonEntity | null>;
+  findByPersonId(tenantId: string, personId: string): Promise<PersonEntity | null>;
+  findByPersonId(...args: [EntityManager, string, string] | [string, string]): Promise<PersonEntity | null> {
+    const [manager, tenantId, personId] = args.length === 3 ? args : ([this.db.manager, ...args] as const);
+    return this.persons(manager).findOne({ where: { tenantId, personId } });
   }
 
   findByUsernameKey(tenantId: string, usernameKey: string): Promise<PersonEntity | null> {
@@ -80,9 +84,9 @@ export class PersonRepository {
     return (inserted.raw as unknown[]).length > 0;
   }
 
-  /** Inserts the person; fails on a taken person id or username. */
-  async insert(person: NewPerson, at: Date): Promise<void> {
-    await this.persons().insert(this.newRow(person, at));
+  /** Inserts the person in the caller's transaction; fails on a taken person id or username. */
+  async insert(manager: EntityManager, person: NewPerson, at: Date): Promise<void> {
+    await this.persons(manager).insert(this.newRow(person, at));
   }
 
   private newRow(person: NewPerson, at: Date) {

@@ -1,6 +1,6 @@
 import type { Principal } from '@fincore/platform';
 import { usernameKey } from './domain/credentials';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 
 /** Builders for the unit specs of the persons and credentials services. */
 

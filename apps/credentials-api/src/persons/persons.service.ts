@@ -10,9 +10,9 @@ import {
 } from './domain/credentials';
 import { passwordPolicyViolations } from './domain/password-policy';
 import { applyProfilePatch, changedProfileFields, profileOf } from './domain/profile';
-import { PersonEntity } from './entities/person.entity';
+import { PersonEntity } from './person.entity';
 import { LoginThrottle } from './login-throttle';
-import { mapPerson } from './mapper';
+import { mapPerson } from './person.mapper';
 import { PasswordHasher } from './password-hasher';
 import { isUsernameConflict, PersonRepository } from './person.repository';
 import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './persons.schemas';

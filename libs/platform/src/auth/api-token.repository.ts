@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager } from '@nestjs/typeorm';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity';
 
 /** An unrevoked token with the code of its tenant: what authentication needs. */
@@ -19,19 +19,18 @@ export interface NewApiToken {
   scopes: string[];
 }
 
-/** The one owner of `platform.api_tokens`. */
+/**
+ * The one owner of `platform.api_tokens`. Authentication reads through the DataSource; the
+ * operator's methods take an EntityManager and run in the caller's transaction.
+ */
 @Injectable()
 export class ApiTokenRepository {
-  constructor(@InjectEntityManager() private readonly manager: EntityManager) {}
-
-  private get tokens() {
-    return this.manager.getRepository(ApiTokenEntity);
-  }
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** The unrevoked token with this hash and its tenant's code, in one round trip (every uncached request). */
   async findActiveByHash(tokenHash: string): Promise<ActiveToken | undefined> {
     const rows: Array<{ id: string; tenant_id: string; code: string; scopes: string[] }> =
-      await this.manager.query(
+      await this.db.query(
         `SELECT t.id, t.tenant_id, tn.code, t.scopes
          FROM platform.api_tokens t JOIN platform.tenants tn ON tn.id = t.tenant_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
@@ -42,16 +41,17 @@ export class ApiTokenRepository {
   }
 
   async touchLastUsed(tokenId: string): Promise<void> {
-    await this.manager.query(`UPDATE platform.api_tokens SET last_used_at = now() WHERE id = $1`, [tokenId]);
+    await this.db.query(`UPDATE platform.api_tokens SET last_used_at = now() WHERE id = $1`, [tokenId]);
   }
 
-  create(token: NewApiToken): Promise<ApiTokenEntity> {
-    return this.tokens.save(this.tokens.create({ ...token, lastUsedAt: null, revokedAt: null }));
+  create(manager: EntityManager, token: NewApiToken): Promise<ApiTokenEntity> {
+    const tokens = manager.getRepository(ApiTokenEntity);
+    return tokens.save(tokens.create({ ...token, lastUsedAt: null, revokedAt: null }));
   }
 
   /** Returns false when no unrevoked token has that id. */
-  async revoke(id: string): Promise<boolean> {
-    const result = await this.manager
+  async revoke(manager: EntityManager, id: string): Promise<boolean> {
+    const result = await manager
       .createQueryBuilder()
       .update(ApiTokenEntity)
       .set({ revokedAt: () => 'now()' })
@@ -61,7 +61,7 @@ export class ApiTokenRepository {
   }
 
   /** A tenant's tokens, oldest first, without their hashes. */
-  listByTenant(tenantId: string): Promise<ApiTokenEntity[]> {
-    return this.tokens.find({ where: { tenantId }, order: { createdAt: 'ASC' } });
+  listByTenant(manager: EntityManager, tenantId: string): Promise<ApiTokenEntity[]> {
+    return manager.getRepository(ApiTokenEntity).find({ where: { tenantId }, order: { createdAt: 'ASC' } });
   }
 }

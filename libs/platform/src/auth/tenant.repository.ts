@@ -1,31 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager } from '@nestjs/typeorm';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { TenantEntity } from './tenant.entity';
 
-/** The one owner of `platform.tenants`. */
+/**
+ * The one owner of `platform.tenants`. Methods that take an EntityManager run in the caller's
+ * transaction (the demo seed creates its tenant in the transaction that fills it).
+ */
 @Injectable()
 export class TenantRepository {
-  constructor(@InjectEntityManager() private readonly manager: EntityManager) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  private get tenants() {
-    return this.manager.getRepository(TenantEntity);
+  findByCode(manager: EntityManager, code: string): Promise<TenantEntity | null> {
+    return manager.getRepository(TenantEntity).findOneBy({ code });
   }
 
-  findByCode(code: string): Promise<TenantEntity | null> {
-    return this.tenants.findOneBy({ code });
-  }
-
-  existsByCode(code: string): Promise<boolean> {
-    return this.tenants.existsBy({ code });
+  existsByCode(manager: EntityManager, code: string): Promise<boolean> {
+    return manager.getRepository(TenantEntity).existsBy({ code });
   }
 
   /** True before the first tenant exists: a fresh installation. */
   async isEmpty(): Promise<boolean> {
-    return !(await this.tenants.exists());
+    return !(await this.db.getRepository(TenantEntity).exists());
   }
 
-  create(code: string, name: string): Promise<TenantEntity> {
-    return this.tenants.save(this.tenants.create({ code, name }));
+  create(manager: EntityManager, code: string, name: string): Promise<TenantEntity> {
+    const tenants = manager.getRepository(TenantEntity);
+    return tenants.save(tenants.create({ code, name }));
   }
 }

@@ -1,4 +1,5 @@
 import { newDouble } from '../../../../test/support/doubles';
+import type { EntityManager } from 'typeorm';
 import type { ApiTokenEntity } from './api-token.entity';
 import type { ApiTokenRepository } from './api-token.repository';
 import { ALL_SCOPES } from './scopes';
@@ -12,13 +13,14 @@ describe('TokenAdmin', () => {
   let tokens: jest.Mocked<ApiTokenRepository>;
   let sut: TokenAdmin;
   const acme = { id: 'ten-1', code: 'ACME', name: 'Acme' } as TenantEntity;
+  const manager = { name: 'operator manager' } as unknown as EntityManager;
 
   beforeEach(() => {
     tenants = newDouble<TenantRepository>();
     tokens = newDouble<ApiTokenRepository>();
-    tenants.findByCode.mockImplementation(async (code) => (code === 'ACME' ? acme : null));
-    tokens.create.mockImplementation(async (t) => ({ id: 'tok-1', ...t }) as ApiTokenEntity);
-    sut = new TokenAdmin({ tenants, tokens });
+    tenants.findByCode.mockImplementation(async (_manager, code) => (code === 'ACME' ? acme : null));
+    tokens.create.mockImplementation(async (_manager, t) => ({ id: 'tok-1', ...t }) as ApiTokenEntity);
+    sut = new TokenAdmin(manager, { tenants, tokens });
   });
 
   describe('createTenant', () => {
@@ -26,9 +28,10 @@ describe('TokenAdmin', () => {
       tenants.existsByCode.mockResolvedValue(false);
       tenants.create.mockResolvedValue(acme);
       await sut.createTenant('NEW_1');
-      expect(tenants.create).toHaveBeenCalledWith('NEW_1', 'NEW_1');
+      expect(tenants.existsByCode).toHaveBeenCalledWith(manager, 'NEW_1');
+      expect(tenants.create).toHaveBeenCalledWith(manager, 'NEW_1', 'NEW_1');
       await sut.createTenant('NEW-2', 'New Bank');
-      expect(tenants.create).toHaveBeenLastCalledWith('NEW-2', 'New Bank');
+      expect(tenants.create).toHaveBeenLastCalledWith(manager, 'NEW-2', 'New Bank');
     });
 
     it('refuses a malformed code before looking anything up', async () => {
@@ -54,7 +57,7 @@ describe('TokenAdmin', () => {
     it('stores only the hash of a new token, with every scope by default', async () => {
       const { token, entity } = await sut.createToken('ACME');
       expect(looksLikeToken(token)).toBe(true);
-      expect(tokens.create).toHaveBeenCalledWith({
+      expect(tokens.create).toHaveBeenCalledWith(manager, {
         tenantId: 'ten-1',
         name: 'token',
         tokenHash: hashToken(token),
@@ -67,6 +70,7 @@ describe('TokenAdmin', () => {
     it('keeps each given scope once', async () => {
       await sut.createToken('ACME', { scopes: ['cards:read', 'cards:read'], name: 'ci' });
       expect(tokens.create).toHaveBeenCalledWith(
+        manager,
         expect.objectContaining({ name: 'ci', scopes: ['cards:read'] }),
       );
     });
@@ -84,7 +88,7 @@ describe('TokenAdmin', () => {
     it('tells whether an unrevoked token was revoked', async () => {
       tokens.revoke.mockResolvedValue(false);
       expect(await sut.revokeToken('tok-9')).toBe(false);
-      expect(tokens.revoke).toHaveBeenCalledWith('tok-9');
+      expect(tokens.revoke).toHaveBeenCalledWith(manager, 'tok-9');
     });
   });
 
@@ -92,7 +96,7 @@ describe('TokenAdmin', () => {
     it("lists the tenant's tokens", async () => {
       tokens.listByTenant.mockResolvedValue([]);
       expect(await sut.listTokens('ACME')).toEqual([]);
-      expect(tokens.listByTenant).toHaveBeenCalledWith('ten-1');
+      expect(tokens.listByTenant).toHaveBeenCalledWith(manager, 'ten-1');
       await expect(sut.listTokens('NOPE')).rejects.toThrow('Tenant NOPE does not exist');
     });
   });

@@ -15,20 +15,18 @@ export interface TokenAdminRepositories {
 
 /**
  * Operator actions on tenants and tokens, shared by the CLI, the demo seed and the tests. Built
- * on a DataSource, or on an EntityManager to act within its transaction.
+ * on a DataSource, or on an EntityManager to act within its transaction: every repository call
+ * gets that manager. The repositories are made here unless given (unit specs).
  */
 export class TokenAdmin {
+  private readonly manager: EntityManager;
   private readonly tenants: TenantRepository;
   private readonly tokens: ApiTokenRepository;
 
-  constructor(db: DataSource | EntityManager | TokenAdminRepositories) {
-    if ('tenants' in db) {
-      ({ tenants: this.tenants, tokens: this.tokens } = db);
-      return;
-    }
-    const manager = 'manager' in db ? db.manager : db;
-    this.tenants = new TenantRepository(manager);
-    this.tokens = new ApiTokenRepository(manager);
+  constructor(db: DataSource | EntityManager, repositories?: TokenAdminRepositories) {
+    this.manager = 'manager' in db ? db.manager : db;
+    this.tenants = repositories?.tenants ?? new TenantRepository(this.manager.dataSource);
+    this.tokens = repositories?.tokens ?? new ApiTokenRepository(this.manager.dataSource);
   }
 
   async createTenant(code: string, name?: string): Promise<TenantEntity> {
@@ -37,12 +35,12 @@ export class TokenAdmin {
         `Tenant code "${code}" must be 1-64 letters, digits, _ or -, starting with a letter or digit`,
       );
     }
-    if (await this.tenants.existsByCode(code)) throw new Error(`Tenant ${code} already exists`);
-    return this.tenants.create(code, name ?? code);
+    if (await this.tenants.existsByCode(this.manager, code)) throw new Error(`Tenant ${code} already exists`);
+    return this.tenants.create(this.manager, code, name ?? code);
   }
 
   async findTenant(code: string): Promise<TenantEntity | null> {
-    return this.tenants.findByCode(code);
+    return this.tenants.findByCode(this.manager, code);
   }
 
   async createToken(
@@ -55,7 +53,7 @@ export class TokenAdmin {
     if (unknown.length)
       throw new Error(`Unknown scope(s): ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}`);
     const token = generateToken();
-    const entity = await this.tokens.create({
+    const entity = await this.tokens.create(this.manager, {
       tenantId: tenant.id,
       name: options.name ?? 'token',
       tokenHash: hashToken(token),
@@ -67,16 +65,16 @@ export class TokenAdmin {
 
   /** Returns false when no unrevoked token has that id. */
   async revokeToken(id: string): Promise<boolean> {
-    return this.tokens.revoke(id);
+    return this.tokens.revoke(this.manager, id);
   }
 
   async listTokens(tenantCode: string): Promise<ApiTokenEntity[]> {
     const tenant = await this.existingTenant(tenantCode);
-    return this.tokens.listByTenant(tenant.id);
+    return this.tokens.listByTenant(this.manager, tenant.id);
   }
 
   private async existingTenant(code: string): Promise<TenantEntity> {
-    const tenant = await this.tenants.findByCode(code);
+    const tenant = await this.tenants.findByCode(this.manager, code);
     if (!tenant) throw new Error(`Tenant ${code} does not exist`);
     return tenant;
   }

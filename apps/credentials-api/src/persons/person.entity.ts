@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { CredentialsStatus } from '../domain/credentials';
+import type { CredentialsStatus } from './domain/credentials';
 
 /** A person of a tenant with their current credentials (one set at a time). */
 @Entity({ schema: 'credentials', name: 'persons' })

@@ -1,20 +1,20 @@
 import type { DataSource } from 'typeorm';
-import type { TenantFixture } from '../../../../test/support/stack';
-import { TestStack } from '../../../../test/support/stack';
-import { PersonEntity } from './entities/person.entity';
+import type { TenantEntity } from '@fincore/platform';
+import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { PersonEntity } from './person.entity';
 import { isUsernameConflict, NewPerson, PersonRepository } from './person.repository';
 
 describe('PersonRepository (PostgreSQL)', () => {
-  let stack: TestStack;
+  let testDb: TestDatabase;
   let db: DataSource;
-  let tenant: TenantFixture;
+  let tenant: TenantEntity;
   let sut: PersonRepository;
   let seq = 0;
 
   const newPerson = (overrides: Partial<NewPerson> = {}): NewPerson => {
     seq += 1;
     return {
-      tenantId: tenant.tenant.id,
+      tenantId: tenant.id,
       personId: `person-${seq}`,
       firstName: 'Ada',
       lastName: null,
@@ -27,17 +27,17 @@ describe('PersonRepository (PostgreSQL)', () => {
     };
   };
   const stored = async (person: NewPerson) => {
-    await sut.insert(person, new Date());
+    await sut.insert(db.manager, person, new Date());
     return (await sut.findByPersonId(person.tenantId, person.personId))!;
   };
 
   beforeAll(async () => {
-    stack = await TestStack.create();
-    db = await stack.db([PersonEntity]);
-    tenant = await stack.createTenant();
-    sut = new PersonRepository(db.manager);
+    testDb = await openTestDatabase([PersonEntity]);
+    db = testDb.dataSource;
+    tenant = await testDb.createTenant();
+    sut = new PersonRepository(db);
   });
-  afterAll(() => stack.close());
+  afterAll(() => testDb.close());
 
   describe('insertIfNew', () => {
     it('inserts once, and answers false for a taken person id or username key', async () => {
@@ -47,18 +47,32 @@ describe('PersonRepository (PostgreSQL)', () => {
       expect(await sut.insertIfNew({ ...newPerson(), usernameKey: person.usernameKey }, new Date())).toBe(
         false,
       );
-      expect(await sut.findByUsernameKey(tenant.tenant.id, person.usernameKey)).toMatchObject({
+      expect(await sut.findByUsernameKey(tenant.id, person.usernameKey)).toMatchObject({
         personId: person.personId,
         credentialsStatus: 'ACTIVE',
       });
     });
   });
 
+  describe('findByPersonId', () => {
+    it("reads in the caller's transaction when given its manager, else only committed rows", async () => {
+      const person = newPerson();
+      await db.transaction(async (manager) => {
+        await sut.insert(manager, person, new Date());
+        expect(await sut.findByPersonId(manager, person.tenantId, person.personId)).toMatchObject({
+          personId: person.personId,
+        });
+        expect(await sut.findByPersonId(person.tenantId, person.personId)).toBeNull();
+      });
+      expect(await sut.findByPersonId(person.tenantId, person.personId)).not.toBeNull();
+    });
+  });
+
   describe('existsByUsernameKey', () => {
     it('can leave the person out whose username it is', async () => {
       const person = await stored(newPerson());
-      expect(await sut.existsByUsernameKey(tenant.tenant.id, person.usernameKey)).toBe(true);
-      expect(await sut.existsByUsernameKey(tenant.tenant.id, person.usernameKey, person.id)).toBe(false);
+      expect(await sut.existsByUsernameKey(tenant.id, person.usernameKey)).toBe(true);
+      expect(await sut.existsByUsernameKey(tenant.id, person.usernameKey, person.id)).toBe(false);
     });
   });
 
@@ -75,7 +89,7 @@ describe('PersonRepository (PostgreSQL)', () => {
           at,
         );
       });
-      expect(await sut.findByPersonId(tenant.tenant.id, person.personId)).toMatchObject({
+      expect(await sut.findByPersonId(tenant.id, person.personId)).toMatchObject({
         username: 'New.Name',
         passwordHash: '$argon2id$second',
         credentialsStatus: 'ACTIVE',
@@ -104,14 +118,10 @@ describe('PersonRepository (PostgreSQL)', () => {
     it('replaces only the checked hash of active credentials', async () => {
       const person = await stored(newPerson());
       await sut.upgradePasswordHash(person.id, '$argon2id$other', '$argon2id$stronger');
-      expect((await sut.findByPersonId(tenant.tenant.id, person.personId))!.passwordHash).toBe(
-        '$argon2id$first',
-      );
+      expect((await sut.findByPersonId(tenant.id, person.personId))!.passwordHash).toBe('$argon2id$first');
       await db.transaction((manager) => sut.invalidateCredentials(manager, person.id, new Date()));
       await sut.upgradePasswordHash(person.id, '$argon2id$first', '$argon2id$stronger');
-      expect((await sut.findByPersonId(tenant.tenant.id, person.personId))!.passwordHash).toBe(
-        '$argon2id$first',
-      );
+      expect((await sut.findByPersonId(tenant.id, person.personId))!.passwordHash).toBe('$argon2id$first');
     });
   });
 });

@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { TestStack } from '../../../test/support/stack';
+import { openTestDatabase, TestDatabase } from '../../../test/support/test-database';
 import { newDomainEvents } from './outbox';
 import { OutboxRepository } from './outbox.repository';
 
 describe('OutboxRepository (PostgreSQL)', () => {
-  let stack: TestStack;
+  let testDb: TestDatabase;
   let db: DataSource;
   let sut: OutboxRepository;
 
@@ -25,11 +25,11 @@ describe('OutboxRepository (PostgreSQL)', () => {
     )[0];
 
   beforeAll(async () => {
-    stack = await TestStack.create();
-    db = await stack.db();
-    sut = new OutboxRepository(db.manager);
+    testDb = await openTestDatabase();
+    db = testDb.dataSource;
+    sut = new OutboxRepository(db);
   });
-  afterAll(() => stack.close());
+  afterAll(() => testDb.close());
 
   describe('insertEvents', () => {
     it('writes with the caller’s transaction, so a rollback leaves no row', async () => {

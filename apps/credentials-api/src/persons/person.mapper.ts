@@ -1,5 +1,5 @@
 import { profileOf } from './domain/profile';
-import type { PersonEntity } from './entities/person.entity';
+import type { PersonEntity } from './person.entity';
 import type { PersonResponse } from './persons.schemas';
 
 /** The one place a person leaves the service: no hash, no key, no internal id. */
