@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import type { AppDefinition } from '@fincore/platform';
+import { RunningApp, TenantFixture, TestStack } from './stack';
+
+/** What most specs of one API work with: the app under test on its own stack, and two tenants. */
+export interface AppWorld {
+  stack: TestStack;
+  sut: RunningApp;
+  db: DataSource;
+  /** The tenant the spec acts as. */
+  acme: TenantFixture;
+  /** A second tenant, to show that what is acme's stays hidden from it and the other way round. */
+  other: TenantFixture;
+}
+
+/**
+ * Starts the app in-process on a new stack (with the settings given), opens the stack's database and
+ * makes two tenants. Call it in `beforeAll` and close `stack` in `afterAll`.
+ */
+export async function startAppWorld(
+  definition: AppDefinition,
+  settings: Record<string, string> = {},
+): Promise<AppWorld> {
+  const stack = await TestStack.create(settings);
+  try {
+    const sut = await stack.startApp(definition);
+    const db = await stack.db();
+    return { stack, sut, db, acme: await stack.createTenant(), other: await stack.createTenant() };
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+}
