@@ -1,22 +1,14 @@
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { AccountRepository } from '../apps/card-api/src/accounts/account.repository';
 import { CardRepository } from '../apps/card-api/src/cards/card.repository';
+import { startAppWorld } from './support/app-world';
 import { createUsageGroup } from './support/builders/usage-groups';
 import { countRows } from './support/db';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: accounts and cards (provisioning)', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CardApiApp);
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, acme: TenantFixture, other: TenantFixture;
+  beforeAll(async () => ({ stack, sut, acme, other } = await startAppWorld(CardApiApp)));
   afterAll(() => stack.close());
 
   const count = async (table: string) => countRows(await stack.db(), `cards.${table}`);

@@ -6,6 +6,7 @@ import { RunningApp, TenantFixture, TestStack } from './stack';
 export interface AppWorld {
   stack: TestStack;
   sut: RunningApp;
+  /** `stack.db()` opened with no entities of its own: a spec that needs some calls `stack.db([...])` itself instead. */
   db: DataSource;
   /** The tenant the spec acts as. */
   acme: TenantFixture;

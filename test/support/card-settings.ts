@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import { CardApiApp } from '../../apps/card-api/src/app.definition';
+import { AppWorld, startAppWorld } from './app-world';
 import { createAccount } from './builders/accounts';
 import { CardInput, createCard } from './builders/cards';
 import { createUsageGroup } from './builders/usage-groups';
@@ -34,6 +36,13 @@ export async function setUpCardTenant(api: ApiClient, token: string): Promise<vo
     allowedServiceCodes: STANDARD_CODES,
   });
   await createUsageGroup(api, token, { code: 'ALL', name: 'Everything', allowedServiceCodes: ALL_CODES });
+}
+
+/** Starts the card API (see `startAppWorld`) with acme set up by `setUpCardTenant`. */
+export async function startCardApiWithCardTenant(): Promise<AppWorld> {
+  const app = await startAppWorld(CardApiApp);
+  await setUpCardTenant(app.sut.api, app.acme.token);
+  return app;
 }
 
 /** A VISA debit card on ACC-1 in group STANDARD (see `setUpCardTenant`) unless told; returns its id. */
