@@ -6,7 +6,7 @@ import { RunningApp, TenantFixture, TestStack } from './stack';
 export interface AppWorld {
   stack: TestStack;
   sut: RunningApp;
-  /** `stack.db()` opened with no entities of its own: a spec that needs some calls `stack.db([...])` itself instead. */
+  /** The stack's database as `stack.db()` opens it, without further entities. */
   db: DataSource;
   /** The tenant the spec acts as. */
   acme: TenantFixture;

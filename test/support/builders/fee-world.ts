@@ -70,7 +70,7 @@ export const atmAbroad = (world: FeeWorld) => ({
 /** POST /api/v1/transactions/calculate-fees; the answer, for the test to judge. */
 export type QuoteFees = (body: Record<string, unknown>, options?: RequestOptions) => Promise<ApiResponse>;
 
-/** The card API with acme's fee world (suffix A) and fee quotes as acme unless the options name another token. */
+/** The card API with acme's fee world (suffix A), and fee quotes as acme unless the options say otherwise. */
 export interface FeeQuoting extends AppWorld {
   token: string;
   world: FeeWorld;

@@ -38,7 +38,7 @@ export async function createPerson(
   return person;
 }
 
-/** POST /api/v1/credentials/authenticate with the username and password only; the answer, for the test to judge. */
+/** POST /api/v1/credentials/authenticate with just the username and password. */
 export function authenticatePerson(
   api: ApiClient,
   token: string,
