@@ -10,6 +10,8 @@ export interface AppWorld {
   db: DataSource;
   /** The tenant the spec acts as. */
   acme: TenantFixture;
+  /** acme's token, with every scope. */
+  token: string;
   /** A second tenant, to show that what is acme's stays hidden from it and the other way round. */
   other: TenantFixture;
 }
@@ -26,7 +28,8 @@ export async function startAppWorld(
   try {
     const sut = await stack.startApp(definition);
     const db = await stack.db();
-    return { stack, sut, db, acme: await stack.createTenant(), other: await stack.createTenant() };
+    const acme = await stack.createTenant();
+    return { stack, sut, db, acme, token: acme.token, other: await stack.createTenant() };
   } catch (error) {
     await stack.close();
     throw error;

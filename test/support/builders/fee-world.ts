@@ -72,7 +72,6 @@ export type QuoteFees = (body: Record<string, unknown>, options?: RequestOptions
 
 /** The card API with acme's fee world (suffix A), and fee quotes as acme unless the options say otherwise. */
 export interface FeeQuoting extends AppWorld {
-  token: string;
   world: FeeWorld;
   quote: QuoteFees;
 }
@@ -84,5 +83,5 @@ export async function startCardApiWithFeeWorld(): Promise<FeeQuoting> {
   const world = await provisionFeeWorld(sut.api, acme.token, 'A');
   const quote: QuoteFees = (body, options = {}) =>
     sut.api.post('/api/v1/transactions/calculate-fees', body, { token: acme.token, ...options });
-  return { ...app, token: acme.token, world, quote };
+  return { ...app, world, quote };
 }
