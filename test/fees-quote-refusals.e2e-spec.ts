@@ -145,14 +145,8 @@ describe('fee quotation (POST /api/v1/transactions/calculate-fees): refusals', (
 
   it('answers 400 for a non-finite amount (1e999 parses to Infinity)', async () => {
     const raw = JSON.stringify(atmAbroad(world)).replace('"amount":100', '"amount":1e999');
-    expectProblem(
-      await sut.api.post('/api/v1/transactions/calculate-fees', raw, {
-        token,
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'validation_failed',
-    );
+    const r = await quote(raw, { headers: { 'content-type': 'application/json' } });
+    expectProblem(r, 400, 'validation_failed');
   });
 
   it('needs the fees:quote scope and localises problems', async () => {

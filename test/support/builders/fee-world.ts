@@ -67,8 +67,11 @@ export const atmAbroad = (world: FeeWorld) => ({
   cardId: world.cards.debit,
 });
 
-/** POST /api/v1/transactions/calculate-fees; the answer, for the test to judge. */
-export type QuoteFees = (body: Record<string, unknown>, options?: RequestOptions) => Promise<ApiResponse>;
+/** POST /api/v1/transactions/calculate-fees (a string body as is); the answer, for the test to judge. */
+export type QuoteFees = (
+  body: Record<string, unknown> | string,
+  options?: RequestOptions,
+) => Promise<ApiResponse>;
 
 /** The card API with acme's fee world (suffix A), and fee quotes as acme unless the options say otherwise. */
 export interface FeeQuoting extends AppWorld {
