@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   cardFootprint,
   changeSettings,
@@ -11,7 +10,7 @@ import {
   settingsBody,
   setUpCardTenant,
   STANDARD_CODES,
-  startCardApiWithCardTenant,
+  startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
@@ -19,10 +18,8 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
   let acme: TenantFixture, other: TenantFixture;
   beforeAll(async () => {
-    ({ stack, sut, db, acme, other } = await startCardApiWithCardTenant());
+    ({ stack, sut, replica, db, acme, other } = await startCardApiReplicasWithCardTenant());
     await setUpCardTenant(sut.api, other.token);
-    // A second app instance on the same database stands for another replica behind a load balancer.
-    replica = await stack.startApp(CardApiApp);
   });
   afterAll(() => stack.close());
 

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { createUsageGroup, updateUsageGroup } from './support/builders/usage-groups';
 import {
   cardFootprint,
@@ -10,7 +9,7 @@ import {
   getSettings,
   provisionCard,
   settingsBody,
-  startCardApiWithCardTenant,
+  startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { countRows } from './support/db';
 import { uniqueId } from './support/builders/ids';
@@ -21,9 +20,7 @@ describe('card-api: usage groups and the settings of their cards', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
   let acme: TenantFixture, other: TenantFixture;
   beforeAll(async () => {
-    ({ stack, sut, db, acme, other } = await startCardApiWithCardTenant());
-    // A second app instance on the same database stands for another replica behind a load balancer.
-    replica = await stack.startApp(CardApiApp);
+    ({ stack, sut, replica, db, acme, other } = await startCardApiReplicasWithCardTenant());
   });
   afterAll(() => stack.close());
 

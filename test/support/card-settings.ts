@@ -7,7 +7,7 @@ import { createUsageGroup } from './builders/usage-groups';
 import { countRows, selectRows } from './db';
 import type { ApiClient, ApiResponse } from './http';
 import { outboxEvents } from './outbox';
-import type { TenantFixture } from './stack';
+import type { RunningApp, TenantFixture } from './stack';
 
 /** Codes of the STANDARD group of `setUpCardTenant`, in catalog order. */
 export const STANDARD_CODES = ['00', '0A', '0C', '01', '20', '30'];
@@ -43,6 +43,15 @@ export async function startCardApiWithCardTenant(): Promise<AppWorld> {
   const app = await startAppWorld(CardApiApp);
   await setUpCardTenant(app.sut.api, app.acme.token);
   return app;
+}
+
+/**
+ * As `startCardApiWithCardTenant`, and a second instance of the card API on the same database:
+ * another replica behind a load balancer.
+ */
+export async function startCardApiReplicasWithCardTenant(): Promise<AppWorld & { replica: RunningApp }> {
+  const app = await startCardApiWithCardTenant();
+  return { ...app, replica: await app.stack.startApp(CardApiApp) };
 }
 
 /** A VISA debit card on ACC-1 in group STANDARD (see `setUpCardTenant`) unless told; returns its id. */
