@@ -1,18 +1,14 @@
-import { CardApiApp } from '../apps/card-api/src/app.definition';
-import { ALL_CODES, checkAuthorisation, provisionCard, setUpCardTenant } from './support/card-settings';
+import {
+  ALL_CODES,
+  checkAuthorisation,
+  provisionCard,
+  startCardApiWithCardTenant,
+} from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: authorisation check and service-code catalog', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let acme: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CardApiApp);
-    acme = await stack.createTenant();
-    await setUpCardTenant(sut.api, acme.token);
-  });
+  let stack: TestStack, sut: RunningApp, acme: TenantFixture;
+  beforeAll(async () => ({ stack, sut, acme } = await startCardApiWithCardTenant()));
   afterAll(() => stack.close());
 
   const check = (cardId: string, serviceCode: string) =>

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   cardFootprint,
   changeSettings,
@@ -11,25 +10,16 @@ import {
   settingsBody,
   setUpCardTenant,
   STANDARD_CODES,
+  startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
-  let stack: TestStack;
-  let db: DataSource;
-  let sut: RunningApp;
-  let replica: RunningApp;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
+  let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
+  let acme: TenantFixture, other: TenantFixture;
   beforeAll(async () => {
-    stack = await TestStack.create();
-    db = await stack.db();
-    // Two app instances on one database stand for two replicas behind a load balancer.
-    [sut, replica] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-    for (const t of [acme, other]) await setUpCardTenant(sut.api, t.token);
+    ({ stack, sut, replica, db, acme, other } = await startCardApiReplicasWithCardTenant());
+    await setUpCardTenant(sut.api, other.token);
   });
   afterAll(() => stack.close());
 

@@ -1,25 +1,16 @@
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   changeSettings,
   getHistory,
   provisionCard,
   settingsBody,
-  setUpCardTenant,
+  startCardApiWithCardTenant,
 } from './support/card-settings';
 import { expectOutboxEvents } from './support/outbox';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: card settings history and CARD_SETTINGS_CHANGED', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let acme: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CardApiApp);
-    acme = await stack.createTenant();
-    await setUpCardTenant(sut.api, acme.token);
-  });
+  let stack: TestStack, sut: RunningApp, acme: TenantFixture;
+  beforeAll(async () => ({ stack, sut, acme } = await startCardApiWithCardTenant()));
   afterAll(() => stack.close());
 
   it('records the change in the history and emits CARD_SETTINGS_CHANGED in the outbox', async () => {

@@ -1,29 +1,18 @@
 import { DataSource } from 'typeorm';
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   cardFootprint,
   changeSettings,
   entries,
   provisionCard,
   settingsBody,
-  setUpCardTenant,
   STANDARD_CODES,
+  startCardApiWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: settings change rules', () => {
-  let stack: TestStack;
-  let db: DataSource;
-  let sut: RunningApp;
-  let acme: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    db = await stack.db();
-    sut = await stack.startApp(CardApiApp);
-    acme = await stack.createTenant();
-    await setUpCardTenant(sut.api, acme.token);
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme } = await startCardApiWithCardTenant()));
   afterAll(() => stack.close());
 
   describe('rejects a request that breaks a rule, with its own code, naming the service codes, and changes nothing', () => {

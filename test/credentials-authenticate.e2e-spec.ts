@@ -1,25 +1,20 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { createPerson, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
+import { startAppWorld } from './support/app-world';
+import {
+  authenticatePerson,
+  createPerson,
+  expectPersonUpdatedEvents,
+  storedCredentials,
+} from './support/builders/persons';
 import { stableProblem } from './support/problems';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 const AUTHENTICATE = '/api/v1/credentials/authenticate';
 
 describe('credentials: POST /api/v1/credentials/authenticate', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let db: DataSource;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CredentialsApiApp);
-    db = await stack.db();
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture, other: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme, other } = await startAppWorld(CredentialsApiApp)));
   afterAll(() => stack.close());
 
   const authenticate = (body: unknown, fixture = acme) =>
@@ -65,10 +60,7 @@ describe('credentials: POST /api/v1/credentials/authenticate', () => {
   it('needs the credentials:authenticate scope', async () => {
     const person = await createPerson(sut.api, acme.token);
     const token = await acme.tokenWith(['credentials:write']);
-    expect(
-      (await sut.api.post(AUTHENTICATE, { username: person.username, password: person.password }, { token }))
-        .status,
-    ).toBe(403);
+    expect((await authenticatePerson(sut.api, token, person)).status).toBe(403);
   });
 
   it('re-hashes with the configured cost once it was raised, and never lowers it', async () => {
@@ -80,19 +72,11 @@ describe('credentials: POST /api/v1/credentials/authenticate', () => {
       PASSWORD_HASH_MEMORY_KIB: '2048',
       PASSWORD_HASH_ITERATIONS: '2',
     });
-    expect(
-      (
-        await stronger.api.post(
-          AUTHENTICATE,
-          { username: person.username, password: person.password },
-          { token: acme.token },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await authenticatePerson(stronger.api, acme.token, person)).status).toBe(200);
     const upgraded = await passwordHash();
     expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=2048,t=2,p=1\$/);
     // The weaker setting of the first app keeps the stronger hash, and both still verify it.
-    expect((await authenticate({ username: person.username, password: person.password })).status).toBe(200);
+    expect((await authenticatePerson(sut.api, acme.token, person)).status).toBe(200);
     expect(await passwordHash()).toBe(upgraded);
     await expectPersonUpdatedEvents(db, acme, person.personId, 0);
     await stronger.close();

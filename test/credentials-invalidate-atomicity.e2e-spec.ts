@@ -1,25 +1,21 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { hashPassword } from '../apps/credentials-api/src/persons/password-hasher';
-import { createPerson, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
+import { startAppWorld } from './support/app-world';
+import {
+  authenticatePerson,
+  createPerson,
+  expectPersonUpdatedEvents,
+  storedCredentials,
+} from './support/builders/persons';
 import { eventually } from './support/http';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 const INVALIDATE = '/api/v1/credentials/invalidate';
-const AUTHENTICATE = '/api/v1/credentials/authenticate';
 
 describe('credentials: invalidation is atomic and tolerates concurrent writers', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let db: DataSource;
-  let acme: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CredentialsApiApp);
-    db = await stack.db();
-    acme = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme } = await startAppWorld(CredentialsApiApp)));
   afterAll(() => stack.close());
 
   const invalidate = (body: unknown, fixture = acme) =>
@@ -48,15 +44,7 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
       invalidatedAt: null,
     });
     await expectPersonUpdatedEvents(db, tenant, person.personId, 0);
-    expect(
-      (
-        await sut.api.post(
-          AUTHENTICATE,
-          { username: person.username, password: person.password },
-          { token: tenant.token },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await authenticatePerson(sut.api, tenant.token, person)).status).toBe(200);
     // And once the outbox works again, the same call succeeds with its one event.
     expect((await invalidate(person, tenant)).status).toBe(200);
     await expectPersonUpdatedEvents(db, tenant, person.personId, 1);

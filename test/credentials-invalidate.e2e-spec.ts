@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
+import { startAppWorld } from './support/app-world';
 import { createPerson, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
 import { stableProblem } from './support/problems';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
@@ -8,19 +9,8 @@ const INVALIDATE = '/api/v1/credentials/invalidate';
 const AUTHENTICATE = '/api/v1/credentials/authenticate';
 
 describe('credentials: POST /api/v1/credentials/invalidate', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let db: DataSource;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CredentialsApiApp);
-    db = await stack.db();
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture, other: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme, other } = await startAppWorld(CredentialsApiApp)));
   afterAll(() => stack.close());
 
   const create = (fixture: TenantFixture) => createPerson(sut.api, fixture.token);

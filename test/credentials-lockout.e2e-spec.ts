@@ -1,10 +1,9 @@
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { createPerson, personInput, storedCredentials } from './support/builders/persons';
+import { authenticatePerson, createPerson, personInput, storedCredentials } from './support/builders/persons';
 import { eventually } from './support/http';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 const INVALIDATE = '/api/v1/credentials/invalidate';
-const AUTHENTICATE = '/api/v1/credentials/authenticate';
 
 describe('credentials: lockout after repeated failures, shared across replicas', () => {
   let stack: TestStack;
@@ -22,21 +21,22 @@ describe('credentials: lockout after repeated failures, shared across replicas',
   afterAll(() => stack.close());
 
   const create = () => createPerson(a.api, fixture.token, {}, 'lock');
+  /** Tries a username and password on one replica, as the tenant of the lockout unless told. */
+  const authenticate = (
+    app: RunningApp,
+    credentials: { username: string; password: string },
+    tenant = fixture,
+  ) => authenticatePerson(app.api, tenant.token, credentials);
 
   it('locks the username after the failures counted on both replicas, answers 429 with Retry-After even to the right password, and unlocks after the lockout', async () => {
     const person = await create();
     const bystander = await create();
     const wrong = { username: person.username, password: 'wrong guess number' };
     const statuses = [];
-    for (const app of [a, b, a])
-      statuses.push((await app.api.post(AUTHENTICATE, wrong, { token: fixture.token })).status);
+    for (const app of [a, b, a]) statuses.push((await authenticate(app, wrong)).status);
     expect(statuses).toEqual([401, 401, 401]);
 
-    const locked = await b.api.post(
-      AUTHENTICATE,
-      { username: person.username, password: person.password },
-      { token: fixture.token },
-    );
+    const locked = await authenticate(b, person);
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe('credentials_locked');
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -47,78 +47,41 @@ describe('credentials: lockout after repeated failures, shared across replicas',
     const stored = await storedCredentials(await stack.db(), fixture.tenant.id, person.personId);
     expect(stored.status).toBe('ACTIVE');
     // Other usernames are not affected.
-    expect(
-      (
-        await a.api.post(
-          AUTHENTICATE,
-          { username: bystander.username, password: bystander.password },
-          { token: fixture.token },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await authenticate(a, bystander)).status).toBe(200);
 
-    await eventually(
-      async () =>
-        (
-          await a.api.post(
-            AUTHENTICATE,
-            { username: person.username, password: person.password },
-            { token: fixture.token },
-          )
-        ).status === 200,
-      { timeoutMs: (LOCKOUT_SECONDS + 3) * 1000, intervalMs: 250, what: 'the lock to expire' },
-    );
+    await eventually(async () => (await authenticate(a, person)).status === 200, {
+      timeoutMs: (LOCKOUT_SECONDS + 3) * 1000,
+      intervalMs: 250,
+      what: 'the lock to expire',
+    });
   });
 
   it('verifies no more passwords than the limit for a burst of parallel guesses, on both replicas', async () => {
     const person = await create();
     const guesses = Array.from({ length: 12 }, (_, i) =>
-      [a, b][i % 2].api.post(
-        AUTHENTICATE,
-        { username: person.username, password: `parallel guess ${i}` },
-        { token: fixture.token },
-      ),
+      authenticate([a, b][i % 2], { username: person.username, password: `parallel guess ${i}` }),
     );
     const statuses = (await Promise.all(guesses)).map((r) => r.status).sort();
     expect(statuses).toEqual([...Array(3).fill(401), ...Array(9).fill(429)]);
     // The third failure locked the username: the right password is refused too.
-    const right = await a.api.post(
-      AUTHENTICATE,
-      { username: person.username, password: person.password },
-      { token: fixture.token },
-    );
+    const right = await authenticate(a, person);
     expect(right.status).toBe(429);
   });
 
   it('locks unknown usernames alike, so a lock reveals nothing', async () => {
     const guess = { username: 'ghost.user', password: 'any guess at all' };
-    for (let i = 0; i < 3; i++)
-      expect((await a.api.post(AUTHENTICATE, guess, { token: fixture.token })).status).toBe(401);
-    expect((await b.api.post(AUTHENTICATE, guess, { token: fixture.token })).status).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await authenticate(a, guess)).status).toBe(401);
+    expect((await authenticate(b, guess)).status).toBe(429);
   });
 
   it('counts failed invalidations towards the lock, and a success clears the failures', async () => {
     const person = await create();
     const wrong = { ...person, password: 'wrong guess number' };
     expect((await a.api.post(INVALIDATE, wrong, { token: fixture.token })).status).toBe(422);
-    expect(
-      (
-        await b.api.post(
-          AUTHENTICATE,
-          { username: person.username, password: 'another wrong one' },
-          { token: fixture.token },
-        )
-      ).status,
-    ).toBe(401);
-    expect(
-      (
-        await a.api.post(
-          AUTHENTICATE,
-          { username: person.username, password: person.password },
-          { token: fixture.token },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await authenticate(b, { username: person.username, password: 'another wrong one' })).status).toBe(
+      401,
+    );
+    expect((await authenticate(a, person)).status).toBe(200);
     // Two more failures stay below the limit of three because the success reset the count.
     expect((await a.api.post(INVALIDATE, wrong, { token: fixture.token })).status).toBe(422);
     expect((await a.api.post(INVALIDATE, wrong, { token: fixture.token })).status).toBe(422);
@@ -131,24 +94,8 @@ describe('credentials: lockout after repeated failures, shared across replicas',
     expect((await a.api.post('/api/v1/persons', person, { token: fixture.token })).status).toBe(201);
     expect((await a.api.post('/api/v1/persons', person, { token: second.token })).status).toBe(201);
     const wrong = { username: person.username, password: 'wrong guess number' };
-    for (let i = 0; i < 3; i++) await a.api.post(AUTHENTICATE, wrong, { token: fixture.token });
-    expect(
-      (
-        await a.api.post(
-          AUTHENTICATE,
-          { username: person.username, password: person.password },
-          { token: fixture.token },
-        )
-      ).status,
-    ).toBe(429);
-    expect(
-      (
-        await a.api.post(
-          AUTHENTICATE,
-          { username: person.username, password: person.password },
-          { token: second.token },
-        )
-      ).status,
-    ).toBe(200);
+    for (let i = 0; i < 3; i++) await authenticate(a, wrong);
+    expect((await authenticate(a, person)).status).toBe(429);
+    expect((await authenticate(a, person, second)).status).toBe(200);
   });
 });

@@ -1,39 +1,17 @@
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
-  STANDARD_EXCHANGE_RATES,
-  STANDARD_LABELS,
-  STANDARD_PRICE_LIST_RULES,
-  STANDARD_TRANSACTION_TYPES,
-} from '../apps/card-api/src/pricing/domain/standard-catalog';
-import { atmAbroad, FeeWorld, provisionFeeWorld } from './support/builders/fee-world';
+  atmAbroad,
+  FeeWorld,
+  provisionFeeWorld,
+  QuoteFees,
+  startCardApiWithFeeWorld,
+} from './support/builders/fee-world';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 
-const STANDARD = {
-  transactionTypes: STANDARD_TRANSACTION_TYPES,
-  labels: STANDARD_LABELS,
-  exchangeRates: STANDARD_EXCHANGE_RATES,
-  rules: STANDARD_PRICE_LIST_RULES,
-};
-
 describe('fee quotation (POST /api/v1/transactions/calculate-fees): refusals', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let token: string;
-  let world: FeeWorld;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CardApiApp);
-    token = (await stack.createTenant()).token;
-    world = await provisionFeeWorld(sut.api, token, 'A', STANDARD);
-  });
+  let stack: TestStack, sut: RunningApp, token: string, world: FeeWorld, quote: QuoteFees;
+  beforeAll(async () => ({ stack, sut, token, world, quote } = await startCardApiWithFeeWorld()));
   afterAll(() => stack.close());
-
-  const quote = (
-    body: Record<string, unknown>,
-    options: { token?: string; headers?: Record<string, string> } = {},
-  ) => sut.api.post('/api/v1/transactions/calculate-fees', body, { token, ...options });
 
   it('needs cardId for a CURRENT account (debit cards) but not for a CREDIT account', async () => {
     const { cardId: _, ...withoutCard } = atmAbroad(world);
@@ -76,7 +54,7 @@ describe('fee quotation (POST /api/v1/transactions/calculate-fees): refusals', (
 
   it('answers 404 for another tenant’s account and card, and that tenant gets its own prices', async () => {
     const other = await stack.createTenant();
-    const theirs = await provisionFeeWorld(sut.api, other.token, 'B', STANDARD);
+    const theirs = await provisionFeeWorld(sut.api, other.token, 'B');
     const mine = atmAbroad(world);
     expectProblem(await quote(mine, { token: other.token }), 404, 'card_not_found');
     const { cardId: _, ...withoutCard } = mine;
@@ -167,14 +145,8 @@ describe('fee quotation (POST /api/v1/transactions/calculate-fees): refusals', (
 
   it('answers 400 for a non-finite amount (1e999 parses to Infinity)', async () => {
     const raw = JSON.stringify(atmAbroad(world)).replace('"amount":100', '"amount":1e999');
-    expectProblem(
-      await sut.api.post('/api/v1/transactions/calculate-fees', raw, {
-        token,
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'validation_failed',
-    );
+    const r = await quote(raw, { headers: { 'content-type': 'application/json' } });
+    expectProblem(r, 400, 'validation_failed');
   });
 
   it('needs the fees:quote scope and localises problems', async () => {

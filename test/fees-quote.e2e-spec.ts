@@ -1,39 +1,14 @@
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import {
   PREMIUM_CARD_RULES,
-  STANDARD_EXCHANGE_RATES,
-  STANDARD_LABELS,
   STANDARD_PRICE_LIST_RULES,
-  STANDARD_TRANSACTION_TYPES,
 } from '../apps/card-api/src/pricing/domain/standard-catalog';
-import { atmAbroad, FeeWorld, provisionFeeWorld } from './support/builders/fee-world';
+import { atmAbroad, FeeWorld, QuoteFees, startCardApiWithFeeWorld } from './support/builders/fee-world';
 import { RunningApp, TestStack } from './support/stack';
 
-const STANDARD = {
-  transactionTypes: STANDARD_TRANSACTION_TYPES,
-  labels: STANDARD_LABELS,
-  exchangeRates: STANDARD_EXCHANGE_RATES,
-  rules: STANDARD_PRICE_LIST_RULES,
-};
-
 describe('fee quotation (POST /api/v1/transactions/calculate-fees): prices', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let token: string;
-  let world: FeeWorld;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CardApiApp);
-    token = (await stack.createTenant()).token;
-    world = await provisionFeeWorld(sut.api, token, 'A', STANDARD);
-  });
+  let stack: TestStack, sut: RunningApp, token: string, world: FeeWorld, quote: QuoteFees;
+  beforeAll(async () => ({ stack, sut, token, world, quote } = await startCardApiWithFeeWorld()));
   afterAll(() => stack.close());
-
-  const quote = (
-    body: Record<string, unknown>,
-    options: { token?: string; headers?: Record<string, string> } = {},
-  ) => sut.api.post('/api/v1/transactions/calculate-fees', body, { token, ...options });
 
   it('quotes worked example 3 of docs/fees.md with the full breakdown and echoes the request', async () => {
     const r = await quote(atmAbroad(world));

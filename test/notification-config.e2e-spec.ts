@@ -1,19 +1,13 @@
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { startAppWorld } from './support/app-world';
 import { countRows } from './support/db';
 import { expectOutboxEvents } from './support/outbox';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('notification API: notification configuration', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let token: string;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(NotificationApiApp);
-    token = (await stack.createTenant()).token;
-  });
+  let stack: TestStack, sut: RunningApp, token: string;
+  beforeAll(async () => ({ stack, sut, token } = await startAppWorld(NotificationApiApp)));
   afterAll(() => stack.close());
 
   const enable = (body: unknown, t = token, headers: Record<string, string> = {}) =>

@@ -1,8 +1,11 @@
 import { DataSource } from 'typeorm';
-import { OutboxEventEntity } from '@fincore/events';
-import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
-import { NotifierApp } from '../apps/notifier/src/app.definition';
-import { getDelivery, getWebhookEndpoint, listDeliveries, webhookTenant } from './support/builders/webhooks';
+import {
+  getDelivery,
+  getWebhookEndpoint,
+  listDeliveries,
+  startApiAndNotifier,
+  webhookTenant,
+} from './support/builders/webhooks';
 import { eventually } from './support/http';
 import { commitPersonUpdated, eventuallyProcessed } from './support/outbox';
 import { RunningApp, TestStack } from './support/stack';
@@ -14,16 +17,9 @@ import { verifyWebhook, WebhookReceiver } from './support/webhook-receiver';
  * receiver, and every signature is checked with the independent `standardwebhooks` package.
  */
 describe('notifier: fan-out, signed webhook delivery and retries', () => {
-  let stack: TestStack;
-  let db: DataSource;
-  let api: RunningApp;
-  let notifier: RunningApp;
-
+  let stack: TestStack, db: DataSource, api: RunningApp, notifier: RunningApp;
   beforeAll(async () => {
-    stack = await TestStack.create({ WEBHOOK_DISABLE_AFTER_HOURS: '1' });
-    db = await stack.db([OutboxEventEntity]);
-    api = await stack.startApp(NotificationApiApp);
-    notifier = await stack.startApp(NotifierApp);
+    ({ stack, db, api, notifier } = await startApiAndNotifier({ WEBHOOK_DISABLE_AFTER_HOURS: '1' }));
   });
   afterAll(() => stack.close());
 

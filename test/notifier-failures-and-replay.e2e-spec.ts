@@ -1,8 +1,11 @@
 import { DataSource } from 'typeorm';
-import { OutboxEventEntity } from '@fincore/events';
-import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
-import { NotifierApp } from '../apps/notifier/src/app.definition';
-import { getDelivery, getWebhookEndpoint, listDeliveries, webhookTenant } from './support/builders/webhooks';
+import {
+  getDelivery,
+  getWebhookEndpoint,
+  listDeliveries,
+  startApiAndNotifier,
+  webhookTenant,
+} from './support/builders/webhooks';
 import { countRows, selectRows } from './support/db';
 import { eventually } from './support/http';
 import { commitPersonUpdated } from './support/outbox';
@@ -12,15 +15,9 @@ import { WebhookReceiver } from './support/webhook-receiver';
 
 /** What the notifier does when a receiver keeps failing: give up, disable, and deliver again on request. */
 describe('notifier: failed deliveries, disabled endpoints and replay', () => {
-  let stack: TestStack;
-  let db: DataSource;
-  let api: RunningApp;
-
+  let stack: TestStack, db: DataSource, api: RunningApp;
   beforeAll(async () => {
-    stack = await TestStack.create({ WEBHOOK_DISABLE_AFTER_HOURS: '1' });
-    db = await stack.db([OutboxEventEntity]);
-    api = await stack.startApp(NotificationApiApp);
-    await stack.startApp(NotifierApp);
+    ({ stack, db, api } = await startApiAndNotifier({ WEBHOOK_DISABLE_AFTER_HOURS: '1' }));
   });
   afterAll(() => stack.close());
 

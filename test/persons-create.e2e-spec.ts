@@ -1,23 +1,13 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
+import { startAppWorld } from './support/app-world';
 import { personInput, expectPersonUpdatedEvents, storedCredentials } from './support/builders/persons';
 import { countRows } from './support/db';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 describe('persons: POST /api/v1/persons', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let db: DataSource;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CredentialsApiApp);
-    db = await stack.db();
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture, other: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme, other } = await startAppWorld(CredentialsApiApp)));
   afterAll(() => stack.close());
 
   const personCount = (fixture: TenantFixture) =>

@@ -1,22 +1,17 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
-import { createPerson, personInput, expectPersonUpdatedEvents } from './support/builders/persons';
+import { startAppWorld } from './support/app-world';
+import {
+  authenticatePerson,
+  createPerson,
+  personInput,
+  expectPersonUpdatedEvents,
+} from './support/builders/persons';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let db: DataSource;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CredentialsApiApp);
-    db = await stack.db();
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture, other: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme, other } = await startAppWorld(CredentialsApiApp)));
   afterAll(() => stack.close());
 
   describe('PUT /api/v1/persons/{personId}/credentials', () => {
@@ -46,16 +41,7 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
       });
       expect(r.status).toBe(409);
       expect(r.body.code).toBe('credentials_active');
-      const { username, password } = person;
-      expect(
-        (
-          await sut.api.post(
-            '/api/v1/credentials/authenticate',
-            { username, password },
-            { token: acme.token },
-          )
-        ).status,
-      ).toBe(200);
+      expect((await authenticatePerson(sut.api, acme.token, person)).status).toBe(200);
       await expectPersonUpdatedEvents(db, acme, person.personId, 0);
     });
 
@@ -86,10 +72,8 @@ describe('persons: PUT /api/v1/persons/{personId}/credentials', () => {
         credentials: { status: 'ACTIVE', invalidatedAt: null },
       });
       expect(JSON.stringify(recorded[1].data)).not.toContain(fresh.password);
-      const auth = (body: unknown) =>
-        sut.api.post('/api/v1/credentials/authenticate', body, { token: acme.token });
-      expect((await auth(fresh)).status).toBe(200);
-      expect((await auth({ username: person.username, password: person.password })).status).toBe(401);
+      expect((await authenticatePerson(sut.api, acme.token, fresh)).status).toBe(200);
+      expect((await authenticatePerson(sut.api, acme.token, person)).status).toBe(401);
     });
 
     it('lets one of two concurrent settings win, with one event; the other gets 409 credentials_active', async () => {

@@ -1,22 +1,12 @@
 import { DataSource } from 'typeorm';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
+import { startAppWorld } from './support/app-world';
 import { createPerson, expectPersonUpdatedEvents } from './support/builders/persons';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 describe('persons: read and update the profile', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let db: DataSource;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(CredentialsApiApp);
-    db = await stack.db();
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-  });
+  let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture, other: TenantFixture;
+  beforeAll(async () => ({ stack, sut, db, acme, other } = await startAppWorld(CredentialsApiApp)));
   afterAll(() => stack.close());
 
   describe('GET /api/v1/persons/{personId}', () => {
@@ -40,17 +30,16 @@ describe('persons: read and update the profile', () => {
   });
 
   describe('PATCH /api/v1/persons/{personId}', () => {
+    const patch = (personId: string, body: unknown, fixture = acme) =>
+      sut.api.patch(`/api/v1/persons/${personId}`, body, { token: fixture.token });
+
     it('changes profile fields and emits PERSON_UPDATED naming exactly them', async () => {
       const person = await createPerson(sut.api, acme.token, {
         firstName: 'Ada',
         lastName: 'Lovelace',
         phone: '+4930123456',
       });
-      const r = await sut.api.patch(
-        `/api/v1/persons/${person.personId}`,
-        { firstName: 'Ada', lastName: 'King', phone: null },
-        { token: acme.token },
-      );
+      const r = await patch(person.personId, { firstName: 'Ada', lastName: 'King', phone: null });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ firstName: 'Ada', lastName: 'King', phone: null, email: null });
       await expectPersonUpdatedEvents(db, acme, person.personId, [
@@ -75,48 +64,22 @@ describe('persons: read and update the profile', () => {
 
     it('emits nothing when nothing changes', async () => {
       const person = await createPerson(sut.api, acme.token, { firstName: 'Grace' });
-      expect(
-        (
-          await sut.api.patch(
-            `/api/v1/persons/${person.personId}`,
-            { firstName: 'Grace' },
-            { token: acme.token },
-          )
-        ).status,
-      ).toBe(200);
-      expect(
-        (await sut.api.patch(`/api/v1/persons/${person.personId}`, {}, { token: acme.token })).status,
-      ).toBe(200);
+      expect((await patch(person.personId, { firstName: 'Grace' })).status).toBe(200);
+      expect((await patch(person.personId, {})).status).toBe(200);
       await expectPersonUpdatedEvents(db, acme, person.personId, 0);
     });
 
     it('refuses invalid fields, credential fields and other tenants’ persons, changing nothing', async () => {
       const person = await createPerson(sut.api, acme.token, { firstName: 'Grace' });
-      const invalid = await sut.api.patch(
-        `/api/v1/persons/${person.personId}`,
-        { firstName: 'Gracie', email: 'not-an-email' },
-        { token: acme.token },
-      );
+      const invalid = await patch(person.personId, { firstName: 'Gracie', email: 'not-an-email' });
       expect(invalid.status).toBe(400);
       expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual(['email']);
-      const nul = await sut.api.patch(
-        `/api/v1/persons/${person.personId}`,
-        { firstName: 'Gr\u0000ce' },
-        { token: acme.token },
-      );
+      const nul = await patch(person.personId, { firstName: 'Gr\u0000ce' });
       expect(nul.status).toBe(400);
       expect(nul.body.errors.map((e: { field: string }) => e.field)).toEqual(['firstName']);
-      const credentialField = await sut.api.patch(
-        `/api/v1/persons/${person.personId}`,
-        { username: 'new.name' },
-        { token: acme.token },
-      );
+      const credentialField = await patch(person.personId, { username: 'new.name' });
       expect(credentialField.status).toBe(400);
-      const foreign = await sut.api.patch(
-        `/api/v1/persons/${person.personId}`,
-        { firstName: 'Mallory' },
-        { token: other.token },
-      );
+      const foreign = await patch(person.personId, { firstName: 'Mallory' }, other);
       expect(foreign.status).toBe(404);
       const read = await sut.api.get(`/api/v1/persons/${person.personId}`, { token: acme.token });
       expect(read.body.firstName).toBe('Grace');

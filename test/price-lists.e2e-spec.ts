@@ -1,33 +1,13 @@
-import { CardApiApp } from '../apps/card-api/src/app.definition';
-import {
-  STANDARD_LABELS,
-  STANDARD_PRICE_LIST_RULES,
-  STANDARD_TRANSACTION_TYPES,
-} from '../apps/card-api/src/pricing/domain/standard-catalog';
-import { priceListInput, putPricingCatalog } from './support/builders/pricing';
+import { STANDARD_PRICE_LIST_RULES } from '../apps/card-api/src/pricing/domain/standard-catalog';
+import { priceListInput, startCardApiReplicasWithCatalog } from './support/builders/pricing';
 import { selectRows } from './support/db';
 import { eventually } from './support/http';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('pricing: price lists', () => {
-  let stack: TestStack;
-  let a: RunningApp;
-  let b: RunningApp;
-  let token: string;
-  let tenantId: string;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    // Two replicas: a write on one must reach the quote cache of the other.
-    [a, b] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
-    const fixture = await stack.createTenant();
-    token = fixture.token;
-    tenantId = fixture.tenant.id;
-    await putPricingCatalog(a.api, token, {
-      transactionTypes: STANDARD_TRANSACTION_TYPES,
-      labels: STANDARD_LABELS,
-    });
-  });
+  let stack: TestStack, a: RunningApp, b: RunningApp, token: string, tenantId: string;
+  // Two replicas: a write on one must reach the quote cache of the other.
+  beforeAll(async () => ({ stack, a, b, token, tenantId } = await startCardApiReplicasWithCatalog()));
   afterAll(() => stack.close());
 
   /** The tenant-wide STANDARD tariff of 2026, or a variant of it. */

@@ -1,31 +1,11 @@
-import { CardApiApp } from '../apps/card-api/src/app.definition';
-import {
-  STANDARD_LABELS,
-  STANDARD_TRANSACTION_TYPES,
-} from '../apps/card-api/src/pricing/domain/standard-catalog';
-import { putPricingCatalog } from './support/builders/pricing';
+import { startCardApiReplicasWithCatalog } from './support/builders/pricing';
 import { countRows } from './support/db';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('pricing: catalogs and exchange rates', () => {
-  let stack: TestStack;
-  let a: RunningApp;
-  let b: RunningApp;
-  let token: string;
-  let tenantId: string;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    // Two replicas: parallel writes of one entry arrive through both.
-    [a, b] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
-    const fixture = await stack.createTenant();
-    token = fixture.token;
-    tenantId = fixture.tenant.id;
-    await putPricingCatalog(a.api, token, {
-      transactionTypes: STANDARD_TRANSACTION_TYPES,
-      labels: STANDARD_LABELS,
-    });
-  });
+  let stack: TestStack, a: RunningApp, b: RunningApp, token: string, tenantId: string;
+  // Two replicas: parallel writes of one entry arrive through both.
+  beforeAll(async () => ({ stack, a, b, token, tenantId } = await startCardApiReplicasWithCatalog()));
   afterAll(() => stack.close());
 
   it('manages exchange rates: upsert per date, list, and refuses nonsense', async () => {

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { createUsageGroup, updateUsageGroup } from './support/builders/usage-groups';
 import {
   cardFootprint,
@@ -10,7 +9,7 @@ import {
   getSettings,
   provisionCard,
   settingsBody,
-  setUpCardTenant,
+  startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { countRows } from './support/db';
 import { uniqueId } from './support/builders/ids';
@@ -18,21 +17,10 @@ import { expectOutboxEvents } from './support/outbox';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
 
 describe('card-api: usage groups and the settings of their cards', () => {
-  let stack: TestStack;
-  let db: DataSource;
-  let sut: RunningApp;
-  let replica: RunningApp;
-  let acme: TenantFixture;
-  let other: TenantFixture;
-
+  let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
+  let acme: TenantFixture, other: TenantFixture;
   beforeAll(async () => {
-    stack = await TestStack.create();
-    db = await stack.db();
-    // Two app instances on one database stand for two replicas behind a load balancer.
-    [sut, replica] = await Promise.all([stack.startApp(CardApiApp), stack.startApp(CardApiApp)]);
-    acme = await stack.createTenant();
-    other = await stack.createTenant();
-    await setUpCardTenant(sut.api, acme.token);
+    ({ stack, sut, replica, db, acme, other } = await startCardApiReplicasWithCardTenant());
   });
   afterAll(() => stack.close());
 

@@ -1,14 +1,13 @@
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { startAppWorld } from './support/app-world';
 import { countRows } from './support/db';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('notification API without private networks (SSRF guard at registration)', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
+  let stack: TestStack, sut: RunningApp;
   beforeAll(async () => {
-    stack = await TestStack.create({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
-    sut = await stack.startApp(NotificationApiApp);
+    ({ stack, sut } = await startAppWorld(NotificationApiApp, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }));
   });
   afterAll(() => stack.close());
 

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { startAppWorld } from './support/app-world';
 import { createWebhookEndpoint } from './support/builders/webhooks';
 import { countRows, selectRows } from './support/db';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('notification API: webhook endpoints and deliveries', () => {
-  let stack: TestStack;
-  let sut: RunningApp;
-  let token: string;
-
-  beforeAll(async () => {
-    stack = await TestStack.create();
-    sut = await stack.startApp(NotificationApiApp);
-    token = (await stack.createTenant()).token;
-  });
+  let stack: TestStack, sut: RunningApp, token: string;
+  beforeAll(async () => ({ stack, sut, token } = await startAppWorld(NotificationApiApp)));
   afterAll(() => stack.close());
 
   describe('webhook endpoints', () => {

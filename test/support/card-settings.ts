@@ -1,11 +1,13 @@
 import type { DataSource } from 'typeorm';
+import { CardApiApp } from '../../apps/card-api/src/app.definition';
+import { AppWorld, startAppWorld } from './app-world';
 import { createAccount } from './builders/accounts';
 import { CardInput, createCard } from './builders/cards';
 import { createUsageGroup } from './builders/usage-groups';
 import { countRows, selectRows } from './db';
 import type { ApiClient, ApiResponse } from './http';
 import { outboxEvents } from './outbox';
-import type { TenantFixture } from './stack';
+import type { RunningApp, TenantFixture } from './stack';
 
 /** Codes of the STANDARD group of `setUpCardTenant`, in catalog order. */
 export const STANDARD_CODES = ['00', '0A', '0C', '01', '20', '30'];
@@ -34,6 +36,22 @@ export async function setUpCardTenant(api: ApiClient, token: string): Promise<vo
     allowedServiceCodes: STANDARD_CODES,
   });
   await createUsageGroup(api, token, { code: 'ALL', name: 'Everything', allowedServiceCodes: ALL_CODES });
+}
+
+/** Starts the card API (see `startAppWorld`) with acme set up by `setUpCardTenant`. */
+export async function startCardApiWithCardTenant(): Promise<AppWorld> {
+  const app = await startAppWorld(CardApiApp);
+  await setUpCardTenant(app.sut.api, app.acme.token);
+  return app;
+}
+
+/**
+ * As `startCardApiWithCardTenant`, and a second instance of the card API on the same database:
+ * another replica behind a load balancer.
+ */
+export async function startCardApiReplicasWithCardTenant(): Promise<AppWorld & { replica: RunningApp }> {
+  const app = await startCardApiWithCardTenant();
+  return { ...app, replica: await app.stack.startApp(CardApiApp) };
 }
 
 /** A VISA debit card on ACC-1 in group STANDARD (see `setUpCardTenant`) unless told; returns its id. */

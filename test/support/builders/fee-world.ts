@@ -1,7 +1,15 @@
-import type { ApiClient } from '../http';
+import { CardApiApp } from '../../../apps/card-api/src/app.definition';
+import {
+  STANDARD_EXCHANGE_RATES,
+  STANDARD_LABELS,
+  STANDARD_PRICE_LIST_RULES,
+  STANDARD_TRANSACTION_TYPES,
+} from '../../../apps/card-api/src/pricing/domain/standard-catalog';
+import { AppWorld, startAppWorld } from '../app-world';
+import type { ApiClient, ApiResponse, RequestOptions } from '../http';
 import { createAccount } from './accounts';
 import { createCard } from './cards';
-import { createPriceList, PricingCatalog, putPricingCatalog } from './pricing';
+import { createPriceList, putPricingCatalog } from './pricing';
 import { createUsageGroup } from './usage-groups';
 
 /** A tenant ready for fee quotes: its accounts, cards and the id of its standard price list. */
@@ -12,22 +20,21 @@ export interface FeeWorld {
 }
 
 /**
- * Provisions a tenant the way a pricing team would: catalogs, rates, the standard tariff (from
- * 2026 on), accounts and cards. `suffix` tells the ids of two tenants apart.
+ * Provisions a tenant the way a pricing team would: the standard catalogs and rates, the standard
+ * tariff (from 2026 on), accounts and cards. `suffix` tells the ids of two tenants apart.
  */
-export async function provisionFeeWorld(
-  api: ApiClient,
-  token: string,
-  suffix: string,
-  standard: PricingCatalog & { rules: readonly unknown[] },
-): Promise<FeeWorld> {
-  await putPricingCatalog(api, token, standard);
+export async function provisionFeeWorld(api: ApiClient, token: string, suffix: string): Promise<FeeWorld> {
+  await putPricingCatalog(api, token, {
+    transactionTypes: STANDARD_TRANSACTION_TYPES,
+    labels: STANDARD_LABELS,
+    exchangeRates: STANDARD_EXCHANGE_RATES,
+  });
   const { id: standardId } = await createPriceList(api, token, {
     code: 'STANDARD-2026',
     name: 'Standard tariff 2026',
     level: 'TENANT',
     validFrom: '2026-01-01',
-    rules: standard.rules,
+    rules: STANDARD_PRICE_LIST_RULES,
   });
   await createUsageGroup(api, token, {
     code: 'STD',
@@ -59,3 +66,25 @@ export const atmAbroad = (world: FeeWorld) => ({
   accountId: world.accounts.current,
   cardId: world.cards.debit,
 });
+
+/** POST /api/v1/transactions/calculate-fees (a string body as is); the answer, for the test to judge. */
+export type QuoteFees = (
+  body: Record<string, unknown> | string,
+  options?: RequestOptions,
+) => Promise<ApiResponse>;
+
+/** The card API with acme's fee world (suffix A), and fee quotes as acme unless the options say otherwise. */
+export interface FeeQuoting extends AppWorld {
+  world: FeeWorld;
+  quote: QuoteFees;
+}
+
+/** Starts the card API (see `startAppWorld`) and provisions acme's fee world. */
+export async function startCardApiWithFeeWorld(): Promise<FeeQuoting> {
+  const app = await startAppWorld(CardApiApp);
+  const { sut, acme } = app;
+  const world = await provisionFeeWorld(sut.api, acme.token, 'A');
+  const quote: QuoteFees = (body, options = {}) =>
+    sut.api.post('/api/v1/transactions/calculate-fees', body, { token: acme.token, ...options });
+  return { ...app, world, quote };
+}

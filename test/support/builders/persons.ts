@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ApiClient, expectStatus } from '../http';
+import { ApiClient, ApiResponse, expectStatus } from '../http';
 import { ExpectedOutboxEvents, expectOutboxEvents, OutboxRow } from '../outbox';
 import type { TenantFixture } from '../stack';
 
@@ -36,6 +36,15 @@ export async function createPerson(
   const person = personInput(overrides, prefix);
   expectStatus(await api.post('/api/v1/persons', person, { token }), 201, `create person ${person.personId}`);
   return person;
+}
+
+/** POST /api/v1/credentials/authenticate with just the username and password. */
+export function authenticatePerson(
+  api: ApiClient,
+  token: string,
+  { username, password }: Pick<PersonInput, 'username' | 'password'>,
+): Promise<ApiResponse> {
+  return api.post('/api/v1/credentials/authenticate', { username, password }, { token });
 }
 
 export interface StoredCredentials {

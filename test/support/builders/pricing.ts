@@ -1,4 +1,11 @@
+import { CardApiApp } from '../../../apps/card-api/src/app.definition';
+import {
+  STANDARD_LABELS,
+  STANDARD_TRANSACTION_TYPES,
+} from '../../../apps/card-api/src/pricing/domain/standard-catalog';
+import { startAppWorld } from '../app-world';
 import { ApiClient, expectStatus } from '../http';
+import type { RunningApp, TestStack } from '../stack';
 import { uniqueId } from './ids';
 
 export interface TransactionTypeInput {
@@ -77,4 +84,25 @@ export async function createPriceList(
     `create price list ${list.code}`,
   );
   return { ...list, id: r.body.id };
+}
+
+/** Two instances of the card API on one database, as two replicas behind a load balancer, and one tenant. */
+export interface PricingReplicas {
+  stack: TestStack;
+  a: RunningApp;
+  b: RunningApp;
+  /** The tenant's token and id; it has the standard transaction types and labels. */
+  token: string;
+  tenantId: string;
+}
+
+/** Starts the card API twice on a new stack (see `startAppWorld`) and puts acme's standard catalog. */
+export async function startCardApiReplicasWithCatalog(): Promise<PricingReplicas> {
+  const { stack, sut: a, acme } = await startAppWorld(CardApiApp);
+  const b = await stack.startApp(CardApiApp);
+  await putPricingCatalog(a.api, acme.token, {
+    transactionTypes: STANDARD_TRANSACTION_TYPES,
+    labels: STANDARD_LABELS,
+  });
+  return { stack, a, b, token: acme.token, tenantId: acme.tenant.id };
 }

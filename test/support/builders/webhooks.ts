@@ -1,5 +1,27 @@
+import type { DataSource } from 'typeorm';
+import { OutboxEventEntity } from '@fincore/events';
+import { NotificationApiApp } from '../../../apps/notification-api/src/app.definition';
+import { NotifierApp } from '../../../apps/notifier/src/app.definition';
 import { ApiClient, ApiResponse, expectStatus } from '../http';
-import type { TenantFixture, TestStack } from '../stack';
+import { RunningApp, TenantFixture, TestStack } from '../stack';
+
+/** The notification API (whose relay publishes the outbox) and the notifier on one stack. */
+export interface DeliveryWorld {
+  stack: TestStack;
+  /** The stack's database, with the outbox entity for committing events. */
+  db: DataSource;
+  api: RunningApp;
+  notifier: RunningApp;
+}
+
+/** Starts the notification API and the notifier in-process on a new stack with the settings given. */
+export async function startApiAndNotifier(settings: Record<string, string> = {}): Promise<DeliveryWorld> {
+  const stack = await TestStack.create(settings);
+  const db = await stack.db([OutboxEventEntity]);
+  const api = await stack.startApp(NotificationApiApp);
+  const notifier = await stack.startApp(NotifierApp);
+  return { stack, db, api, notifier };
+}
 
 /** Turns a notification type on for the tenant (200 or the test fails). */
 export async function enableNotifications(
