@@ -1,6 +1,6 @@
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { startAppWorld } from './support/app-world';
-import { countRows } from './support/db';
+import { countRows, selectRows } from './support/db';
 import { expectOutboxEvents } from './support/outbox';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
@@ -35,7 +35,13 @@ describe('notification API: notification configuration', () => {
 
     it('emits no event', async () => {
       const { token, tenant } = await stack.createTenant();
-      await enable({ notificationTypeCode: 'CARD_SETTINGS_CHANGED', channelCode: 'WEBHOOK' }, token);
+      const r = await enable(
+        { notificationTypeCode: 'CARD_SETTINGS_CHANGED', channelCode: 'WEBHOOK' },
+        token,
+      );
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ notificationTypeCode: 'CARD_SETTINGS_CHANGED', enabled: true });
+      expect(await countConfigs(tenant.id)).toBe(1);
       await expectOutboxEvents(await stack.db(), { tenantCode: tenant.code }, 0);
     });
 
@@ -100,6 +106,52 @@ describe('notification API: notification configuration', () => {
       );
       expect(await countConfigs(fixture.tenant.id)).toBe(0);
     });
+  });
+
+  describe('concurrent switches of one combination', () => {
+    const body = { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' };
+    const configRows = async (tenantId: string) =>
+      selectRows(await stack.db(), 'notifications.notification_configs', { tenant_id: tenantId });
+
+    it('parallel enables settle on one row with one enabledAt, and every answer shows it', async () => {
+      const { token, tenant } = await stack.createTenant();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => enable(body, token)));
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+      const [row, ...more] = await configRows(tenant.id);
+      expect(more).toEqual([]);
+      expect(row).toMatchObject({ enabled: true, disabled_at: null });
+      for (const r of answers) {
+        expect(r.body).toEqual(answers[0].body);
+        expect(new Date(r.body.enabledAt)).toEqual(row.enabled_at);
+      }
+    });
+
+    it.each([
+      ['not configured yet', false],
+      ['enabled before', true],
+    ])(
+      'an enable racing a disable (%s) leaves one consistent row: the answer of whichever ran last',
+      async (_, enabledBefore) => {
+        const { token, tenant } = await stack.createTenant();
+        if (enabledBefore) expect((await enable(body, token)).status).toBe(200);
+        for (let round = 0; round < 4; round++) {
+          const [enabled, disabled] = await Promise.all([
+            enable(body, token),
+            sut.api.put('/api/v1/notification-config/disable', body, { token }),
+          ]);
+          expect([enabled.status, disabled.status]).toEqual([200, 200]);
+          const rows = await configRows(tenant.id);
+          expect(rows).toHaveLength(1);
+          const [row] = rows;
+          if (row.enabled) expect(row.enabled_at).not.toBeNull();
+          else expect(row.disabled_at).not.toBeNull();
+          const listed = (await sut.api.get('/api/v1/notification-config', { token })).body.items;
+          expect(listed).toHaveLength(1);
+          expect([enabled.body, disabled.body]).toContainEqual(listed[0]);
+          expect(listed[0].enabled).toBe(row.enabled);
+        }
+      },
+    );
   });
 
   it('disables idempotently; re-enabling gives a new enabledAt', async () => {
