@@ -88,18 +88,6 @@ describe('notification API: webhook endpoints and deliveries', () => {
       expect((await sut.api.get('/api/v1/webhook-endpoints', { token })).body.items).toEqual([]);
     });
 
-    it('rotates the secret, keeping the old one for the grace period', async () => {
-      const { token } = await stack.createTenant();
-      const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });
-      const r = await sut.api.post(`/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {}, { token });
-      expect(r.status).toBe(200);
-      expect(r.body.secret).toMatch(/^whsec_/);
-      expect(r.body.secret).not.toBe(endpoint.secret);
-      expect(new Date(r.body.previousSecretExpiresAt).getTime()).toBeGreaterThan(
-        Date.now() + 23 * 3600 * 1000,
-      );
-    });
-
     it('validates the body and refuses non-http schemes, and changes nothing', async () => {
       const { token, tenant } = await stack.createTenant();
       expectProblem(
