@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../apps/notifier/src/app.definition';
+import { webhookTenant } from './support/builders/webhooks';
 import { RunningApp, TestStack } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -25,23 +26,12 @@ describe('notification flow: credentials invalidation to signed webhook', () => 
   });
 
   it('enable PERSON_UPDATED/WEBHOOK, register a receiver, invalidate credentials: the signed webhook arrives', async () => {
-    const { token } = await stack.createTenant();
-    const enabled = await notifications.api.put(
-      '/api/v1/notification-config/enable',
-      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
-      { token },
-    );
-    expect(enabled.body).toMatchObject({
+    const { token, endpoint, config } = await webhookTenant(stack, notifications.api, receiver.url);
+    expect(config).toMatchObject({
       notificationTypeCode: 'PERSON_UPDATED',
       channelCode: 'WEBHOOK',
       enabled: true,
     });
-    const endpoint = await notifications.api.post(
-      '/api/v1/webhook-endpoints',
-      { url: `${receiver.url}/fincore` },
-      { token },
-    );
-    expect(endpoint.status).toBe(201);
 
     const person = { personId: 'person-4711', username: 'ada.lovelace', password: 'analytical engine 1843' };
     expect(
@@ -53,7 +43,7 @@ describe('notification flow: credentials invalidation to signed webhook', () => 
     const [webhook] = await receiver.waitFor(1, {
       filter: (w) => w.json?.data?.changedFields?.includes('credentials.status'),
     });
-    const verified = new Webhook(endpoint.body.secret).verify(
+    const verified = new Webhook(endpoint.secret).verify(
       webhook.body,
       webhook.headers as Record<string, string>,
     ) as any;

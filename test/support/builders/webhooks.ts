@@ -54,11 +54,15 @@ export async function createWebhookEndpoint(
   return expectStatus(r, 201, `register ${input.url}`).body;
 }
 
-export type WebhookTenant = TenantFixture & { endpoint: { id: string; secret: string } };
+export type WebhookTenant = TenantFixture & {
+  endpoint: { id: string; secret: string };
+  /** The enable answer's body; null when `enable` was false. */
+  config: Record<string, unknown> | null;
+};
 
 /**
  * A new tenant with an endpoint at `<baseUrl>/<tenant code>` and, unless `enable` is false,
- * PERSON_UPDATED webhooks turned on.
+ * PERSON_UPDATED webhooks turned on: the one way the specs enable and register.
  */
 export async function webhookTenant(
   stack: TestStack,
@@ -67,11 +71,11 @@ export async function webhookTenant(
   options: { enable?: boolean } = {},
 ): Promise<WebhookTenant> {
   const fixture = await stack.createTenant();
-  if (options.enable !== false) await enableNotifications(api, fixture.token);
+  const config = options.enable !== false ? (await enableNotifications(api, fixture.token)).body : null;
   const endpoint = await createWebhookEndpoint(api, fixture.token, {
     url: `${baseUrl}/${fixture.tenant.code}`,
   });
-  return { ...fixture, endpoint };
+  return { ...fixture, endpoint, config };
 }
 
 /** The fields of a delivery (as the API shows it) that the specs read. */
