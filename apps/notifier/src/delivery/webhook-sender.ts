@@ -1,6 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import got from 'got';
-import { DestinationPolicy, HostLookup, parseWebhookUrl, safeLookup } from '@fincore/webhooks';
+import {
+  DestinationPolicy,
+  HostLookup,
+  parseWebhookUrl,
+  safeLookup,
+  UnsafeDestinationError,
+} from '@fincore/webhooks';
 import type { AttemptResult } from './domain/retry-policy';
 
 export const USER_AGENT = 'fincore-webhooks/0.1 (+https://www.standardwebhooks.com)';
@@ -108,6 +114,8 @@ export class WebhookSender {
 }
 
 function describeError(error: Error & { code?: string }): string {
+  // Refused at connect time (the resolved address) reads as a refusal before connecting does.
+  if (error.cause instanceof UnsafeDestinationError) return `destination refused: ${error.cause.message}`;
   const message = error.message.split('\n')[0];
   if (error.code === 'ETIMEDOUT') return `timeout: ${message}`;
   return error.code && !message.includes(error.code) ? `${error.code}: ${message}` : message;
