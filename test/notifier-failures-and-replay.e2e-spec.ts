@@ -8,7 +8,7 @@ import {
 } from './support/builders/webhooks';
 import { countRows, selectRows } from './support/db';
 import { eventually } from './support/http';
-import { commitPersonUpdated } from './support/outbox';
+import { commitPersonUpdated, eventuallyProcessed } from './support/outbox';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -35,8 +35,10 @@ describe('notifier: failed deliveries, disabled endpoints and replay', () => {
     expect(endpoint.disabledReason).toContain('410');
     const [delivery] = await listDeliveries(api.api, f.token);
     expect(delivery).toMatchObject({ status: 'FAILED', attemptCount: 1, lastStatusCode: 410 });
-    await commitPersonUpdated(db, f.tenant.code);
-    await new Promise((r) => setTimeout(r, 300));
+    // The next event is fanned out (deliveries and "processed" commit together) to no endpoint.
+    const next = await commitPersonUpdated(db, f.tenant.code);
+    await eventuallyProcessed(db, next.id);
+    expect(await countRows(db, 'notifications.webhook_deliveries', { event_id: next.id })).toBe(0);
     expect(receiver.received).toHaveLength(1);
     await receiver.stop();
   });
@@ -81,14 +83,50 @@ describe('notifier: failed deliveries, disabled endpoints and replay', () => {
     });
     expect(done.attempts).toHaveLength(5);
 
-    // A manual retry of a finished delivery sends it once more; a pending one is refused.
+    // A manual retry of a finished delivery sends it once more, with the same webhook-id.
     const retried = await api.api.post(
       `/api/v1/webhook-deliveries/${failed.id}/retry`,
       {},
       { token: f.token },
     );
     expect(retried.status).toBe(200);
-    await receiver.waitFor(6);
+    const sixth = (await receiver.waitFor(6))[5];
+    expect(sixth.headers['webhook-id']).toBe(event.id);
+    const again = await eventually(async () => {
+      const d = await getDelivery(api.api, f.token, failed.id);
+      return d.attempts.length === 6 && d;
+    });
+    expect(again).toMatchObject({ status: 'SUCCEEDED', attemptCount: 6, lastStatusCode: 200 });
+    expect(again.attempts[5]).toMatchObject({ statusCode: 200, outcome: 'SUCCEEDED' });
+    expect(receiver.received).toHaveLength(6);
+    await receiver.stop();
+  });
+
+  it('refuses a manual retry of a delivery that is still pending', async () => {
+    // 429 with an hour's Retry-After: the delivery waits, pending, for its next attempt.
+    const receiver = (await WebhookReceiver.start()).setDefault({
+      status: 429,
+      headers: { 'retry-after': '3600' },
+    });
+    const f = await webhookTenant(stack, api.api, receiver.url);
+    await commitPersonUpdated(db, f.tenant.code);
+    const pending = await eventually(async () => {
+      const [d] = await listDeliveries(api.api, f.token);
+      return d?.attemptCount === 1 && d.nextAttemptAt !== null && d;
+    });
+    expect(pending.status).toBe('PENDING');
+    expectProblem(
+      await api.api.post(`/api/v1/webhook-deliveries/${pending.id}/retry`, {}, { token: f.token }),
+      409,
+      'webhook_delivery_in_progress',
+    );
+    const unchanged = await getDelivery(api.api, f.token, pending.id);
+    expect(unchanged).toMatchObject({
+      status: 'PENDING',
+      attemptCount: 1,
+      nextAttemptAt: pending.nextAttemptAt,
+    });
+    expect(receiver.received).toHaveLength(1);
     await receiver.stop();
   });
 

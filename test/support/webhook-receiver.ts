@@ -30,6 +30,8 @@ export class WebhookReceiver {
   private port = 0;
   private script: Array<ReceiverResponse> = [];
   private fallback: ReceiverResponse = { status: 200, body: 'ok' };
+  /** Answers held back by `delayMs`, dropped on `stop` so no timer outlives the test. */
+  private readonly delayed = new Set<NodeJS.Timeout>();
 
   static async start(): Promise<WebhookReceiver> {
     const receiver = new WebhookReceiver();
@@ -77,8 +79,12 @@ export class WebhookReceiver {
           res.writeHead(response.status, response.headers);
           res.end(response.body ?? '');
         };
-        if (response.delayMs) setTimeout(send, response.delayMs);
-        else send();
+        if (!response.delayMs) return send();
+        const timer = setTimeout(() => {
+          this.delayed.delete(timer);
+          send();
+        }, response.delayMs);
+        this.delayed.add(timer);
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -92,6 +98,8 @@ export class WebhookReceiver {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -104,7 +104,8 @@ export function describeRefusal(reason: UrlRefusal, where: string): string {
   }
 }
 
-type Lookup = (
+/** A `dns.lookup` with `all: true`: how host names become addresses (the system resolver unless told). */
+export type HostLookup = (
   hostname: string,
   options: { all: true },
   callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
@@ -114,7 +115,7 @@ type Lookup = (
 export async function resolveSafely(
   host: string,
   policy: DestinationPolicy,
-  lookup: Lookup = dnsLookup as Lookup,
+  lookup: HostLookup = dnsLookup as HostLookup,
 ): Promise<LookupAddress[]> {
   if (isIP(host)) {
     const refusal = addressRefusal(host, policy);
@@ -139,14 +140,14 @@ export async function resolveSafely(
  * A `lookup` for http(s) requests that checks the very addresses the socket will connect to, so
  * a DNS answer that changes between check and connect (rebinding) cannot slip through.
  */
-export function safeLookup(policy: DestinationPolicy) {
+export function safeLookup(policy: DestinationPolicy, lookup?: HostLookup) {
   return (
     hostname: string,
     options: { all?: boolean } | number | undefined,
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ): void => {
     const all = typeof options === 'object' && options?.all === true;
-    resolveSafely(hostname, policy).then(
+    resolveSafely(hostname, policy, lookup).then(
       (addresses) =>
         all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family),
       (error: Error) => callback(error as NodeJS.ErrnoException, all ? [] : '', 0),

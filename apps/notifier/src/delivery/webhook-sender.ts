@@ -1,11 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import got from 'got';
-import { DestinationPolicy, parseWebhookUrl, safeLookup } from '@fincore/webhooks';
+import {
+  DestinationPolicy,
+  HostLookup,
+  parseWebhookUrl,
+  safeLookup,
+  UnsafeDestinationError,
+} from '@fincore/webhooks';
 import type { AttemptResult } from './domain/retry-policy';
 
 export const USER_AGENT = 'fincore-webhooks/0.1 (+https://www.standardwebhooks.com)';
 /** Enough of a response body to see what went wrong, small enough to store on every attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
+
+/**
+ * Token for the resolver the sender asks for a host's addresses; unset, the system resolver. A
+ * global module may provide one, e.g. a test that needs a name resolving to a chosen address.
+ */
+export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
 
 export interface SentAttempt {
   result: AttemptResult;
@@ -28,6 +40,8 @@ export interface WebhookRequest {
  */
 @Injectable()
 export class WebhookSender {
+  constructor(@Optional() @Inject(HOST_LOOKUP) private readonly lookup?: HostLookup) {}
+
   async send(input: WebhookRequest): Promise<SentAttempt> {
     const started = process.hrtime.bigint();
     const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
@@ -65,7 +79,7 @@ export class WebhookSender {
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },
-        dnsLookup: safeLookup(input.policy) as never,
+        dnsLookup: safeLookup(input.policy, this.lookup) as never,
       });
       stream.on(
         'response',
@@ -100,6 +114,8 @@ export class WebhookSender {
 }
 
 function describeError(error: Error & { code?: string }): string {
+  // Refused at connect time (the resolved address) reads as a refusal before connecting does.
+  if (error.cause instanceof UnsafeDestinationError) return `destination refused: ${error.cause.message}`;
   const message = error.message.split('\n')[0];
   if (error.code === 'ETIMEDOUT') return `timeout: ${message}`;
   return error.code && !message.includes(error.code) ? `${error.code}: ${message}` : message;
