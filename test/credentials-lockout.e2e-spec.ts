@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { LoginThrottle } from '../apps/credentials-api/src/persons/login-throttle';
-import { authenticatePerson, createPerson, personInput, storedCredentials } from './support/builders/persons';
+import { authenticatePerson, createPerson, storedCredentials } from './support/builders/persons';
 import { RunningApp, TenantFixture, TestStack } from './support/stack';
 
 const INVALIDATE = '/api/v1/credentials/invalidate';
@@ -112,9 +112,8 @@ describe('credentials: lockout after repeated failures, shared across replicas',
 
   it('keeps tenants apart: the same username locked in one tenant is free in another', async () => {
     const second = await stack.createTenant();
-    const person = personInput({}, 'twin');
-    expect((await a.api.post('/api/v1/persons', person, { token: fixture.token })).status).toBe(201);
-    expect((await a.api.post('/api/v1/persons', person, { token: second.token })).status).toBe(201);
+    const person = await createPerson(a.api, fixture.token, {}, 'twin');
+    await createPerson(a.api, second.token, person);
     const wrong = { username: person.username, password: 'wrong guess number' };
     for (let i = 0; i < 3; i++) await authenticate(a, wrong);
     expect((await authenticate(a, person)).status).toBe(429);
