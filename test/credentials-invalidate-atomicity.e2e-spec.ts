@@ -66,7 +66,7 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
         async () =>
           (
             await db.query(
-              `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%credentials%persons%FOR UPDATE%'`,
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%credentials%persons%FOR UPDATE%'`,
             )
           ).length > 0,
         { timeoutMs: 5000, intervalMs: 20, what: 'the invalidation to wait for the row lock' },

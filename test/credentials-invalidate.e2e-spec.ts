@@ -157,13 +157,42 @@ describe('credentials: POST /api/v1/credentials/invalidate', () => {
     await expectPersonUpdatedEvents(db, acme, person.personId, 0);
   });
 
-  it('accepts the longest allowed password (1,024 characters)', async () => {
-    const r = await invalidate({
-      personId: 'nobody',
-      username: 'u'.repeat(256),
-      password: 'p'.repeat(1024),
+  it('accepts the longest allowed username and password (256 and 1,024 characters): set, proven and invalidated', async () => {
+    const longest = (seed: string, length: number) =>
+      seed.repeat(Math.ceil(length / seed.length)).slice(0, length);
+    const person = await createPerson(sut.api, acme.token, {
+      username: `${Date.now()}.${longest('long.username', 256)}`.slice(0, 256),
+      password: longest('correct horse battery staple ', 1024),
     });
-    expect(r.status).toBe(422);
+    expect([person.username.length, person.password.length]).toEqual([256, 1024]);
+    expect((await authenticate({ username: person.username, password: person.password })).status).toBe(200);
+    expect((await invalidate(person)).status).toBe(200);
+    expect((await stored(acme, person.personId)).status).toBe('INVALIDATED');
+    // And as new credentials after the invalidation.
+    const fresh = { username: person.username, password: longest('a different passphrase 42 ', 1024) };
+    const set = await sut.api.put(`/api/v1/persons/${person.personId}/credentials`, fresh, {
+      token: acme.token,
+    });
+    expect(set.status).toBe(200);
+    expect((await authenticate(fresh)).status).toBe(200);
+  });
+
+  it('refuses a wrong password once the credentials are invalidated: the uniform 422, nothing changes', async () => {
+    const person = await create(acme);
+    const first = await invalidate(person);
+    expect(first.status).toBe(200);
+    const before = await stored(acme, person.personId);
+
+    const wrong = await invalidate({ ...person, password: 'not the invalidated one' });
+    const unknown = await invalidate({ ...person, personId: 'no-such-person' });
+
+    expect(wrong.status).toBe(422);
+    expect(stableProblem(wrong.body)).toEqual(stableProblem(unknown.body));
+    expect(wrong.body.code).toBe('invalid_credentials');
+    expect(await stored(acme, person.personId)).toEqual(before);
+    await expectPersonUpdatedEvents(db, acme, person.personId, 1);
+    // The right one still gets the first answer.
+    expect((await invalidate(person)).body).toEqual(first.body);
   });
 
   it('needs the credentials:write scope', async () => {

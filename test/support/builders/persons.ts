@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ApiClient, ApiResponse, expectStatus } from '../http';
+import { ApiClient, ApiResponse, eventually, expectStatus } from '../http';
 import { ExpectedOutboxEvents, expectOutboxEvents, OutboxRow } from '../outbox';
 import type { TenantFixture } from '../stack';
 
@@ -77,4 +77,50 @@ export function expectPersonUpdatedEvents(
 ): Promise<OutboxRow[]> {
   const filter = { type: 'PERSON_UPDATED', tenantCode: fixture.tenant.code, data: { personId } };
   return expectOutboxEvents(db, filter, expected);
+}
+
+export interface HeldPersonRow {
+  /** Resolves once `count` requests wait for the row (or any other lock of this database). */
+  waiters(count: number): Promise<void>;
+  /** Ends the test's transaction: the waiting requests get the row in the order they queued. */
+  release(): Promise<void>;
+}
+
+/**
+ * Locks the person's row (FOR UPDATE) in a transaction of the test, so that requests needing it
+ * queue behind it: races between requests then play out in an order the test chooses.
+ */
+export async function holdPersonRow(
+  db: DataSource,
+  tenantId: string,
+  personId: string,
+): Promise<HeldPersonRow> {
+  const runner = db.createQueryRunner();
+  await runner.connect();
+  await runner.startTransaction();
+  await runner.query(`SELECT 1 FROM credentials.persons WHERE tenant_id = $1 AND person_id = $2 FOR UPDATE`, [
+    tenantId,
+    personId,
+  ]);
+  return {
+    waiters: async (count) => {
+      await eventually(
+        async () => {
+          const [{ n }] = await db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          return n >= count;
+        },
+        { timeoutMs: 10_000, intervalMs: 20, what: `${count} requests to wait for person ${personId}` },
+      );
+    },
+    release: async () => {
+      try {
+        if (runner.isTransactionActive) await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+    },
+  };
 }
