@@ -11,6 +11,7 @@ import {
   startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: a settings change racing a block or a close of the card', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource, acme: TenantFixture;
@@ -62,7 +63,7 @@ describe('card-api: a settings change racing a block or a close of the card', ()
         expect(settingsOf(view)).toEqual(change);
         expect(history.map((h: { current: unknown }) => h.current)).toEqual([change]);
       } else {
-        expect([changed.status, changed.body.code]).toEqual([409, 'card_closed']);
+        expectProblem(changed, 409, 'card_closed');
         expect([settingsOf(view), view.version]).toEqual([initial, 1]);
         expect(await cardFootprint(db, cardId)).toMatchObject({ history: 0, events: 0 });
       }

@@ -17,6 +17,7 @@ import { countRows } from './support/db';
 import { uniqueId } from './support/builders/ids';
 import { expectOutboxEvents } from './support/outbox';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: usage groups and the settings of their cards', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
@@ -37,14 +38,14 @@ describe('card-api: usage groups and the settings of their cards', () => {
         .allowedServiceCodes,
     ).toEqual(['01', '30', '39']);
     const taken = await create({ code: 'ATM', name: 'Again', allowedServiceCodes: ['01'] });
-    expect([taken.status, taken.body.code]).toEqual([409, 'usage_group_exists']);
+    expectProblem(taken, 409, 'usage_group_exists');
     const before = await countRows(db, 'cards.usage_groups');
     expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: ['01', '77'] })).status).toBe(400);
     expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: ['01', '01'] })).status).toBe(400);
     expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: [] })).status).toBe(400);
     expect(await countRows(db, 'cards.usage_groups')).toBe(before);
     const foreign = await sut.api.get('/api/v1/usage-groups/ATM', { token: other.token });
-    expect([foreign.status, foreign.body.code]).toEqual([404, 'usage_group_not_found']);
+    expectProblem(foreign, 404, 'usage_group_not_found');
     const foreignUpdate = await updateUsageGroup(sut.api, other.token, 'ATM', {
       name: 'x',
       allowedServiceCodes: ['00'],
