@@ -12,6 +12,7 @@ import {
 import { selectRows } from './support/db';
 import { createAccount } from './support/builders/accounts';
 import { eventually, expectStatus } from './support/http';
+import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('pricing: price lists', () => {
@@ -55,15 +56,14 @@ describe('pricing: price lists', () => {
       tariff({ code: 'STANDARD-H2', validFrom: '2026-12-31', validTo: null }),
       { token },
     );
-    expect(overlap.status).toBe(409);
-    expect(overlap.body.code).toBe('price_list_overlap');
+    expectProblem(overlap, 409, 'price_list_overlap');
     expect(overlap.body.detail).toContain('STANDARD');
     const taken = await a.api.post(
       '/api/v1/price-lists',
       tariff({ validFrom: '2027-01-01', validTo: null }),
       { token },
     );
-    expect(taken.body.code).toBe('price_list_code_taken');
+    expectProblem(taken, 409, 'price_list_code_taken');
     expect((await rows()).map((r) => r.code)).toEqual(['STANDARD']);
 
     const next = await a.api.post(
@@ -93,8 +93,7 @@ describe('pricing: price lists', () => {
       }),
       { token },
     );
-    expect(unknown.status).toBe(422);
-    expect(unknown.body.code).toBe('unknown_catalog_entries');
+    expectProblem(unknown, 422, 'unknown_catalog_entries');
     expect(unknown.body.errors).toEqual([
       { field: 'rules[0].transactionTypeCodes[0]', message: 'unknown transaction type TELEPORT' },
       { field: 'rules[0].labelsAll[0]', message: 'unknown label MOON' },
@@ -121,7 +120,7 @@ describe('pricing: price lists', () => {
       }),
       { token },
     );
-    expect(malformed.status).toBe(400);
+    expectProblem(malformed, 400, 'validation_failed');
     expect(malformed.body.errors.map((e: { field: string }) => e.field)).toEqual(
       expect.arrayContaining([
         'validTo',
