@@ -5,6 +5,7 @@ import {
   startCardApiWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: authorisation check and service-code catalog', () => {
   let stack: TestStack, sut: RunningApp, acme: TenantFixture;
@@ -24,7 +25,7 @@ describe('card-api: authorisation check and service-code catalog', () => {
     const visa = await provisionCard(sut.api, acme.token);
     expect((await check(visa, '39')).body).toMatchObject({ allowed: false, reason: 'NOT_IN_USAGE_GROUP' });
     const unknown = await check(visa, 'ZZ');
-    expect([unknown.status, unknown.body.code]).toEqual([400, 'unknown_service_code']);
+    expectProblem(unknown, 400, 'unknown_service_code');
   });
 
   it('serves the service-code catalog with localised names', async () => {

@@ -6,6 +6,7 @@ import { createUsageGroup } from './support/builders/usage-groups';
 import { ALL_CODES } from './support/card-settings';
 import { countRows } from './support/db';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: accounts and cards (provisioning)', () => {
   let stack: TestStack, sut: RunningApp, acme: TenantFixture, other: TenantFixture;
@@ -131,18 +132,18 @@ describe('card-api: accounts and cards (provisioning)', () => {
       { ...base, accountId: 'ACC-404' },
       { token: acme.token },
     );
-    expect([noAccount.status, noAccount.body.code]).toEqual([422, 'unknown_account']);
+    expectProblem(noAccount, 422, 'unknown_account');
     const noGroup = await sut.api.post(
       '/api/v1/cards',
       { ...base, usageGroup: 'NOPE' },
       { token: acme.token },
     );
-    expect([noGroup.status, noGroup.body.code]).toEqual([422, 'unknown_usage_group']);
+    expectProblem(noGroup, 422, 'unknown_usage_group');
     // The other tenant's account of the same id does not count: ACC-1 of `other` has no group ALL.
     const foreignGroup = await sut.api.post('/api/v1/cards', base, { token: other.token });
-    expect([foreignGroup.status, foreignGroup.body.code]).toEqual([422, 'unknown_usage_group']);
+    expectProblem(foreignGroup, 422, 'unknown_usage_group');
     const dup = await sut.api.post('/api/v1/cards', { ...base, cardId: 'MC-1' }, { token: acme.token });
-    expect([dup.status, dup.body.code]).toEqual([409, 'card_exists']);
+    expectProblem(dup, 409, 'card_exists');
     const bad = await sut.api.post(
       '/api/v1/cards',
       { ...base, network: 'AMEX', extra: 1 },
@@ -151,7 +152,7 @@ describe('card-api: accounts and cards (provisioning)', () => {
     expect(bad.status).toBe(400);
     expect(await count('cards')).toBe(before);
     const foreignCard = await sut.api.get('/api/v1/cards/MC-1', { token: other.token });
-    expect([foreignCard.status, foreignCard.body.code]).toEqual([404, 'card_not_found']);
+    expectProblem(foreignCard, 404, 'card_not_found');
   });
 
   it('needs cards:write to provision and cards:read to read', async () => {
@@ -161,7 +162,7 @@ describe('card-api: accounts and cards (provisioning)', () => {
       { accountId: 'ACC-R', type: 'CURRENT', currencyCode: 'EUR' },
       { token: reader },
     );
-    expect([r.status, r.body.code]).toEqual([403, 'insufficient_scope']);
+    expectProblem(r, 403, 'insufficient_scope');
     expect((await sut.api.get('/api/v1/cards/MC-1', { token: reader })).status).toBe(200);
     const writerOnly = await acme.tokenWith(['pricing:read']);
     expect((await sut.api.get('/api/v1/cards/MC-1', { token: writerOnly })).status).toBe(403);

@@ -4,15 +4,18 @@ import {
   changeSettings,
   checkAuthorisation,
   entries,
+  expectHistoryChain,
   getHistory,
   getSettings,
   provisionCard,
   settingsBody,
+  settingsOf,
   setUpCardTenant,
   STANDARD_CODES,
   startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
@@ -83,7 +86,7 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     const foreign = await provisionCard(sut.api, other.token);
     const before = await cardFootprint(db, foreign);
     const r = await changeSettings(sut.api, acme, foreign, settingsBody('00- 0A- 0C- 01- 20- 30-'));
-    expect([r.status, r.body.code]).toEqual([404, 'card_not_found']);
+    expectProblem(r, 404, 'card_not_found');
     expect((await checkAuthorisation(sut.api, acme.token, foreign, '00')).status).toBe(404);
     expect((await getSettings(sut.api, acme.token, foreign)).status).toBe(404);
     expect((await getHistory(sut.api, acme.token, foreign)).status).toBe(404);
@@ -98,14 +101,14 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     const noHeader = await sut.api.post(`/api/v1/cards/${cardId}/settings/change`, body, {
       token: acme.token,
     });
-    expect([noHeader.status, noHeader.body.code]).toEqual([400, 'tenant_header_required']);
+    expectProblem(noHeader, 400, 'tenant_header_required');
     const wrongTenant = await changeSettings(sut.api, acme, cardId, body, {
       'x-tenant-code': other.tenant.code,
     });
-    expect([wrongTenant.status, wrongTenant.body.code]).toEqual([403, 'tenant_mismatch']);
+    expectProblem(wrongTenant, 403, 'tenant_mismatch');
     const reader = await acme.tokenWith(['cards:read']);
     const readOnly = await changeSettings(sut.api, { ...acme, token: reader }, cardId, body);
-    expect([readOnly.status, readOnly.body.code]).toEqual([403, 'insufficient_scope']);
+    expectProblem(readOnly, 403, 'insufficient_scope');
     expect(await cardFootprint(db, cardId)).toEqual(before);
   });
 
@@ -125,14 +128,14 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     expect((await changeStatus('CLOSED')).status).toBe(200);
     const before = await cardFootprint(db, cardId);
     const r = await changeSettings(sut.api, acme, cardId, settingsBody('00+ 0A+ 0C+ 01+ 20+ 30+'));
-    expect([r.status, r.body.code]).toEqual([409, 'card_closed']);
+    expectProblem(r, 409, 'card_closed');
     expect(r.body.detail).toContain(cardId);
     expect((await checkAuthorisation(sut.api, acme.token, cardId, '00')).body).toMatchObject({
       allowed: false,
       reason: 'CARD_CLOSED',
     });
     const reopen = await changeStatus('ACTIVE');
-    expect([reopen.status, reopen.body.code]).toEqual([409, 'card_closed']);
+    expectProblem(reopen, 409, 'card_closed');
     expect(await cardFootprint(db, cardId)).toEqual(before);
   });
 
@@ -151,24 +154,16 @@ describe('card-api: POST /api/v1/cards/{cardId}/settings/change', () => {
     );
     expect(answers.map((a) => a.status)).toEqual(requests.map(() => 200));
 
-    const final = await getSettings(sut.api, acme.token, cardId);
-    const finalSettings = {
-      authorisationTypes: final.body.authorisationTypes,
-      renewable: final.body.renewable,
-      xpaysAllowed: final.body.xpaysAllowed,
-    };
-    expect(requests).toContainEqual(finalSettings);
-
-    const history = (await getHistory(sut.api, acme.token, cardId, '?limit=200')).body.items.reverse();
+    const { view, history } = await expectHistoryChain(
+      sut.api,
+      db,
+      acme.token,
+      cardId,
+      settingsBody('00+ 0A+ 0C+ 01+ 20+ 30+'),
+    );
+    expect(requests).toContainEqual(settingsOf(view));
     // The requests differ from each other and from the initial settings, so each one is a change.
     expect(history).toHaveLength(requests.length);
-    expect(history.map((h: { version: number }) => h.version)).toEqual(
-      history.map((_: unknown, i: number) => i + 2),
-    );
-    for (let i = 1; i < history.length; i++) expect(history[i].previous).toEqual(history[i - 1].current);
-    expect(history[history.length - 1].current).toEqual(finalSettings);
-    expect(final.body.version).toBe(history.length + 1);
-    expect((await cardFootprint(db, cardId)).events).toBe(history.length);
   });
 
   it('documents the operations in OpenAPI with schemas and examples', async () => {

@@ -9,6 +9,7 @@ import {
   startCardApiWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: settings change rules', () => {
   let stack: TestStack, sut: RunningApp, db: DataSource, acme: TenantFixture;
@@ -77,9 +78,7 @@ describe('card-api: settings change rules', () => {
     it.each(cases)('%s', async (_, card, body, status, code, serviceCodes) => {
       const before = await cardFootprint(db, card());
       const r = await changeSettings(sut.api, acme, card(), body);
-      expect(r.status).toBe(status);
-      expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(r.body.code).toBe(code);
+      expectProblem(r, status, code);
       expect(r.body.serviceCodes).toEqual(serviceCodes);
       for (const sc of serviceCodes) expect(r.body.detail).toContain(sc);
       expect(r.body.errors.length).toBeGreaterThanOrEqual(serviceCodes.length);
@@ -91,8 +90,7 @@ describe('card-api: settings change rules', () => {
       const r = await changeSettings(sut.api, acme, cardId, {
         authorisationTypes: entries('00+ 0A+ 0C+ 01+ 20+ 30+'),
       });
-      expect(r.status).toBe(400);
-      expect(r.body.code).toBe('validation_failed');
+      expectProblem(r, 400, 'validation_failed');
       expect(r.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
         'renewable',
         'xpaysAllowed',

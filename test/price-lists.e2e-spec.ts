@@ -1,7 +1,18 @@
-import { STANDARD_PRICE_LIST_RULES } from '../apps/card-api/src/pricing/domain/standard-catalog';
-import { priceListInput, startCardApiReplicasWithCatalog } from './support/builders/pricing';
+import {
+  STANDARD_LABELS,
+  STANDARD_PRICE_LIST_RULES,
+  STANDARD_TRANSACTION_TYPES,
+} from '../apps/card-api/src/pricing/domain/standard-catalog';
+import {
+  createPriceList,
+  priceListInput,
+  putPricingCatalog,
+  startCardApiReplicasWithCatalog,
+} from './support/builders/pricing';
 import { selectRows } from './support/db';
-import { eventually } from './support/http';
+import { createAccount } from './support/builders/accounts';
+import { eventually, expectStatus } from './support/http';
+import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('pricing: price lists', () => {
@@ -45,15 +56,14 @@ describe('pricing: price lists', () => {
       tariff({ code: 'STANDARD-H2', validFrom: '2026-12-31', validTo: null }),
       { token },
     );
-    expect(overlap.status).toBe(409);
-    expect(overlap.body.code).toBe('price_list_overlap');
+    expectProblem(overlap, 409, 'price_list_overlap');
     expect(overlap.body.detail).toContain('STANDARD');
     const taken = await a.api.post(
       '/api/v1/price-lists',
       tariff({ validFrom: '2027-01-01', validTo: null }),
       { token },
     );
-    expect(taken.body.code).toBe('price_list_code_taken');
+    expectProblem(taken, 409, 'price_list_code_taken');
     expect((await rows()).map((r) => r.code)).toEqual(['STANDARD']);
 
     const next = await a.api.post(
@@ -83,8 +93,7 @@ describe('pricing: price lists', () => {
       }),
       { token },
     );
-    expect(unknown.status).toBe(422);
-    expect(unknown.body.code).toBe('unknown_catalog_entries');
+    expectProblem(unknown, 422, 'unknown_catalog_entries');
     expect(unknown.body.errors).toEqual([
       { field: 'rules[0].transactionTypeCodes[0]', message: 'unknown transaction type TELEPORT' },
       { field: 'rules[0].labelsAll[0]', message: 'unknown label MOON' },
@@ -111,7 +120,7 @@ describe('pricing: price lists', () => {
       }),
       { token },
     );
-    expect(malformed.status).toBe(400);
+    expectProblem(malformed, 400, 'validation_failed');
     expect(malformed.body.errors.map((e: { field: string }) => e.field)).toEqual(
       expect.arrayContaining([
         'validTo',
@@ -133,44 +142,60 @@ describe('pricing: price lists', () => {
   });
 
   it('invalidates the quote cache of every replica when the pricing changes', async () => {
-    const body = {
+    // A tenant of its own, so that the test needs nothing from the others.
+    const { token } = await stack.createTenant();
+    await putPricingCatalog(a.api, token, {
+      transactionTypes: STANDARD_TRANSACTION_TYPES,
+      labels: STANDARD_LABELS,
+    });
+    const standard = await createPriceList(a.api, token, tariff());
+    const { accountId } = await createAccount(a.api, token, { type: 'CREDIT' });
+    const inquiry = (amount: number) => ({
       postingDate: '2026-06-01',
       transactionTypeCode: 'BALANCE_INQUIRY',
-      transactionAmount: { amount: 0, currencyCode: 'EUR' },
+      transactionAmount: { amount, currencyCode: 'EUR' },
       labels: ['INTERNATIONAL'],
-      accountId: 'ACC-X',
-    };
-    // No account ACC-X: the quote stops at the directory, but only after loading (and caching) the pricing.
-    expect((await b.api.post('/api/v1/transactions/calculate-fees', body, { token })).body.code).toBe(
-      'account_not_found',
-    );
-    const listed = await a.api.get('/api/v1/price-lists?level=TENANT', { token });
-    const standard = listed.body.items[0];
-    const cheaper = STANDARD_PRICE_LIST_RULES.map((r) =>
-      r.feeTypeCode === 'BALANCE_INQUIRY_FEE' ? { ...r, calculation: { kind: 'FIXED', amount: '0.50' } } : r,
-    );
-    await a.api.put(
-      `/api/v1/transaction-types/BALANCE_INQUIRY`,
-      { name: 'Balance inquiry', zeroAmountAllowed: false },
-      { token },
+      accountId,
+    });
+    const quoteOnB = (amount: number) =>
+      b.api.post('/api/v1/transactions/calculate-fees', inquiry(amount), { token });
+    // Replica b loads (and caches) the pricing: the STANDARD tariff's 1.00 EUR, zero amounts allowed.
+    expect((await quoteOnB(0)).body.totalPrice).toEqual({ amount: 1, currencyCode: 'EUR' });
+    expect((await quoteOnB(10)).body.totalPrice).toEqual({ amount: 1, currencyCode: 'EUR' });
+
+    expectStatus(
+      await a.api.put(
+        `/api/v1/transaction-types/BALANCE_INQUIRY`,
+        { name: 'Balance inquiry', zeroAmountAllowed: false },
+        { token },
+      ),
+      200,
+      'change the transaction type',
     );
     // Replica b learns the catalog change through Redis: zero is no longer allowed there either.
-    await eventually(
-      async () =>
-        (await b.api.post('/api/v1/transactions/calculate-fees', body, { token })).body.code ===
-        'zero_amount_not_allowed',
-      {
-        timeoutMs: 5000,
-        intervalMs: 50,
-        what: 'replica b to see the catalog change',
-      },
+    await eventually(async () => (await quoteOnB(0)).body.code === 'zero_amount_not_allowed', {
+      what: 'replica b to see the catalog change',
+    });
+
+    const cheaper = STANDARD_PRICE_LIST_RULES.map((r) =>
+      r.feeTypeCode === 'BALANCE_INQUIRY_FEE' ? { ...r, calculation: { kind: 'FIXED', amount: '0.50' } } : r,
     );
     const put = await a.api.put(
       `/api/v1/price-lists/${standard.id}`,
       { ...tariff(), rules: cheaper },
       { token },
     );
-    expect(put.body.version).toBe(2);
-    expect((await rows()).find((r) => r.code === 'STANDARD')?.version).toBe(2);
+    expect([put.status, put.body.version]).toEqual([200, 2]);
+    // Replica b, which never saw the write, quotes the new price once the invalidation reached it.
+    const fresh = await eventually(
+      async () => {
+        const r = await quoteOnB(10);
+        return r.body.totalPrice?.amount === 0.5 && r;
+      },
+      { what: 'replica b to quote the new price' },
+    );
+    expect(fresh.body.fees).toEqual([
+      expect.objectContaining({ feeTypeCode: 'BALANCE_INQUIRY_FEE', amount: 0.5, currencyCode: 'EUR' }),
+    ]);
   });
 });

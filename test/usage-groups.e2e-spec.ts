@@ -4,7 +4,9 @@ import {
   cardFootprint,
   changeSettings,
   checkAuthorisation,
+  AuthorisationEntry,
   entries,
+  expectHistoryChain,
   getHistory,
   getSettings,
   provisionCard,
@@ -15,6 +17,7 @@ import { countRows } from './support/db';
 import { uniqueId } from './support/builders/ids';
 import { expectOutboxEvents } from './support/outbox';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
+import { expectProblem } from './support/problems';
 
 describe('card-api: usage groups and the settings of their cards', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource;
@@ -35,14 +38,14 @@ describe('card-api: usage groups and the settings of their cards', () => {
         .allowedServiceCodes,
     ).toEqual(['01', '30', '39']);
     const taken = await create({ code: 'ATM', name: 'Again', allowedServiceCodes: ['01'] });
-    expect([taken.status, taken.body.code]).toEqual([409, 'usage_group_exists']);
+    expectProblem(taken, 409, 'usage_group_exists');
     const before = await countRows(db, 'cards.usage_groups');
     expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: ['01', '77'] })).status).toBe(400);
     expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: ['01', '01'] })).status).toBe(400);
     expect((await create({ code: 'BAD', name: 'Bad', allowedServiceCodes: [] })).status).toBe(400);
     expect(await countRows(db, 'cards.usage_groups')).toBe(before);
     const foreign = await sut.api.get('/api/v1/usage-groups/ATM', { token: other.token });
-    expect([foreign.status, foreign.body.code]).toEqual([404, 'usage_group_not_found']);
+    expectProblem(foreign, 404, 'usage_group_not_found');
     const foreignUpdate = await updateUsageGroup(sut.api, other.token, 'ATM', {
       name: 'x',
       allowedServiceCodes: ['00'],
@@ -207,5 +210,31 @@ describe('card-api: usage groups and the settings of their cards', () => {
     expect(answers.map((a) => (a.status === 200 ? 200 : `${a.status} ${a.body.code}`))).toEqual(
       answers.map((a) => (a.status === 200 ? 200 : '422 service_code_not_in_usage_group')),
     );
+
+    // Every card ends in the state of the last change applied to it, through an unbroken history.
+    const groupCodes = (await sut.api.get(`/api/v1/usage-groups/${group}`, { token: acme.token })).body
+      .allowedServiceCodes;
+    const codesOf = (s: { authorisationTypes: AuthorisationEntry[] }) =>
+      s.authorisationTypes.map((e) => e.serviceCode);
+    for (const [c, cardId] of cards.entries()) {
+      const { view, history } = await expectHistoryChain(
+        sut.api,
+        db,
+        acme.token,
+        cardId,
+        settingsBody('01+ 30+'),
+      );
+      expect(codesOf(view)).toEqual(groupCodes);
+      const requested = [0, 1, 2, 3].map((i) => settingsBody(`01${i ? '+' : '-'} 30+`));
+      for (const entry of history) {
+        if (entry.cause === 'SETTINGS_CHANGE') expect(requested).toContainEqual(entry.current);
+        else expect([['01'], ['01', '30']]).toContainEqual(codesOf(entry.current));
+      }
+      // Each settings change answered 200 is in the card's history, unless it repeated the settings in force.
+      const applied = answers.filter((a, i) => i % 3 !== 0 && i % 2 === c && a.status === 200).length;
+      expect(
+        history.filter((h: { cause: string }) => h.cause === 'SETTINGS_CHANGE').length,
+      ).toBeLessThanOrEqual(applied);
+    }
   });
 });

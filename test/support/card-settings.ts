@@ -107,3 +107,41 @@ export async function cardFootprint(db: DataSource, cardId: string) {
   const events = (await outboxEvents(db, { type: 'CARD_SETTINGS_CHANGED', data: { cardId } })).length;
   return { card, history, events };
 }
+
+/** The settings part of a settings view or history entry. */
+export const settingsOf = (s: {
+  authorisationTypes: unknown;
+  renewable: unknown;
+  xpaysAllowed: unknown;
+}) => ({
+  authorisationTypes: s.authorisationTypes,
+  renewable: s.renewable,
+  xpaysAllowed: s.xpaysAllowed,
+});
+
+/**
+ * Asserts that the card's history is one unbroken chain ending in the settings in force: versions
+ * 2, 3, … without gaps, each entry's `previous` the prior entry's `current` (the first's the given
+ * initial settings, when given), the last `current` the settings now in force at the card's
+ * version, and one CARD_SETTINGS_CHANGED event per entry. Returns the settings view and the
+ * history, oldest first.
+ */
+export async function expectHistoryChain(
+  api: ApiClient,
+  db: DataSource,
+  token: string,
+  cardId: string,
+  initial?: unknown,
+) {
+  const view = (await getSettings(api, token, cardId)).body;
+  const history = (await getHistory(api, token, cardId, '?limit=200')).body.items.reverse();
+  expect(history.map((h: { version: number }) => h.version)).toEqual(
+    history.map((_: unknown, i: number) => i + 2),
+  );
+  if (initial !== undefined && history.length) expect(history[0].previous).toEqual(initial);
+  for (let i = 1; i < history.length; i++) expect(history[i].previous).toEqual(history[i - 1].current);
+  expect(view.version).toBe(history.length + 1);
+  if (history.length) expect(history[history.length - 1].current).toEqual(settingsOf(view));
+  expect((await cardFootprint(db, cardId)).events).toBe(history.length);
+  return { view, history };
+}

@@ -1,4 +1,4 @@
-import { ApiClient, expectStatus } from '../http';
+import { ApiClient, ApiResponse, expectStatus } from '../http';
 import { uniqueId } from './ids';
 
 export interface CardInput {
@@ -26,4 +26,14 @@ export async function createCard(
   const card = { cardId: uniqueId('CARD'), network: 'VISA', cardType: 'DEBIT', ...input };
   expectStatus(await api.post('/api/v1/cards', card, { token }), 201, `provision card ${card.cardId}`);
   return card;
+}
+
+/** POST …/status/change; the answer, for the test to judge. */
+export function changeCardStatus(
+  api: ApiClient,
+  token: string,
+  cardId: string,
+  status: 'ACTIVE' | 'BLOCKED' | 'CLOSED' | string,
+): Promise<ApiResponse> {
+  return api.post(`/api/v1/cards/${cardId}/status/change`, { status }, { token });
 }

@@ -1,0 +1,71 @@
+import { STANDARD_PRICE_LIST_RULES } from '../apps/card-api/src/pricing/domain/standard-catalog';
+import { changeCardStatus } from './support/builders/cards';
+import { atmAbroad, FeeWorld, QuoteFees, startCardApiWithFeeWorld } from './support/builders/fee-world';
+import { ApiResponse, expectStatus } from './support/http';
+import { RunningApp, TestStack } from './support/stack';
+
+describe('fee quotation (POST /api/v1/transactions/calculate-fees): while cards and prices change', () => {
+  let stack: TestStack, sut: RunningApp, token: string, world: FeeWorld, quote: QuoteFees;
+  beforeAll(async () => ({ stack, sut, token, world, quote } = await startCardApiWithFeeWorld()));
+  afterAll(() => stack.close());
+
+  it('prices a blocked and a closed card as an active one: a quote prices, it does not authorise', async () => {
+    const request = { ...atmAbroad(world), cardId: world.cards.premium };
+    const active = expectStatus(await quote(request), 200, 'quote on the active card');
+    expect(active.body.totalPrice.amount).toBeGreaterThan(0);
+    for (const status of ['BLOCKED', 'CLOSED']) {
+      expectStatus(
+        await changeCardStatus(sut.api, token, world.cards.premium, status),
+        200,
+        `card ${status}`,
+      );
+      const r = await quote(request);
+      expect([r.status, r.body]).toEqual([200, active.body]);
+    }
+  });
+
+  it('answers every quote during a price-list update with either the old or the new price, never an error or a mix', async () => {
+    const request = atmAbroad(world);
+    const old = expectStatus(await quote(request), 200, 'quote before the update');
+    // Cash abroad: a flat 7.00 EUR instead of 2 %, at least 5.00 (5.00 for 100 EUR).
+    const rules = STANDARD_PRICE_LIST_RULES.map((r) =>
+      r.feeTypeCode === 'ATM_WITHDRAWAL_FEE' && r.labelsAll?.includes('INTERNATIONAL')
+        ? { ...r, calculation: { kind: 'FIXED', amount: '7.00' } }
+        : r,
+    );
+    const body = {
+      code: 'STANDARD-2026',
+      name: 'Standard tariff 2026',
+      level: 'TENANT',
+      validFrom: '2026-01-01',
+      rules,
+    };
+
+    const before: ApiResponse[] = [];
+    let updated = false;
+    // Four clients quote without pause until the update has answered.
+    const quoting = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!updated) before.push(await quote(request));
+      }),
+    );
+    const put = await sut.api.put(`/api/v1/price-lists/${world.standardId}`, body, { token });
+    updated = true;
+    await quoting;
+    expect([put.status, put.body.version]).toEqual([200, 2]);
+
+    const fresh = expectStatus(await quote(request), 200, 'quote after the update');
+    expect(fresh.body.totalPrice).not.toEqual(old.body.totalPrice);
+    expect(fresh.body.fees).toContainEqual(
+      expect.objectContaining({ feeTypeCode: 'ATM_WITHDRAWAL_FEE', amount: 7 }),
+    );
+    expect(before.length).toBeGreaterThan(0);
+    for (const r of before) {
+      expect(r.status).toBe(200);
+      expect([old.body, fresh.body]).toContainEqual(r.body);
+    }
+    // Quotes sent after the update answered all see the new price.
+    const after = await Promise.all(Array.from({ length: 8 }, () => quote(request)));
+    expect(after.map((r) => r.body)).toEqual(after.map(() => fresh.body));
+  });
+});
