@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
 import {
   EventsModule,
@@ -215,5 +215,39 @@ describe('transactional outbox and relay', () => {
     await queue.obliterate({ force: true });
     await relay.reconcile();
     expect(await queue.getJob(event.id)).toBeUndefined();
+  });
+
+  it('retries a domain-events job that ran out of attempts, so its event is still handled', async () => {
+    const publisher = sut.app.get(OutboxPublisher);
+    const relay = sut.app.get(OutboxRelay);
+    const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
+    const consume = (handle: (job: Job) => Promise<void>) =>
+      new Worker(QueueName.DomainEvents, handle, {
+        connection: redisConnectionOptions(stack.config.REDIS_URL),
+        prefix: queuePrefix(stack.config.QUEUE_PREFIX),
+      });
+    // A consumer that gives up on the event for good (say, without its database for too long).
+    const failing = consume(async (job) => {
+      if (job.id === event.id) throw new UnrecoverableError('database away');
+    });
+    await publisher.publish([event.id]);
+    await eventually(async () => (await (await queue.getJob(event.id))?.getState()) === 'failed');
+    await failing.close();
+    await db.query(`UPDATE events.outbox SET published_at = now() - interval '5 minutes' WHERE id = $1`, [
+      event.id,
+    ]);
+
+    expect(await relay.reconcile()).toBeGreaterThanOrEqual(1);
+    expect(await (await queue.getJob(event.id))!.getState()).not.toBe('failed');
+    // The consumer is back: the event reaches it.
+    const handled: string[] = [];
+    const recovered = consume(async (job) => {
+      handled.push(job.id!);
+    });
+    try {
+      await eventually(() => handled.includes(event.id));
+    } finally {
+      await recovered.close();
+    }
   });
 });

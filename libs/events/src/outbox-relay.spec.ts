@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import type { AppConfig } from '@fincore/platform';
+import { AppConfig, MetricsService } from '@fincore/platform';
 import { newDouble } from '../../../test/support/doubles';
 import type { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
@@ -16,6 +16,7 @@ describe('OutboxRelay', () => {
   let queue: jest.Mocked<Queue<DomainEventJob>>;
   let listener: jest.Mocked<OutboxListener>;
   let sut: OutboxRelay;
+  let metrics: MetricsService;
   const config = {
     DATABASE_URL: 'postgres://db/fincore',
     OUTBOX_POLL_MS: 600_000,
@@ -30,7 +31,8 @@ describe('OutboxRelay', () => {
     outbox.listenForInserts.mockResolvedValue(listener);
     publisher.publishPending.mockResolvedValue(0);
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    sut = new OutboxRelay(publisher, outbox, queue, config);
+    metrics = new MetricsService();
+    sut = new OutboxRelay(publisher, outbox, queue, config, metrics);
   });
   afterEach(async () => {
     await sut.onApplicationShutdown();
@@ -88,19 +90,61 @@ describe('OutboxRelay', () => {
   });
 
   describe('reconcile', () => {
+    const published = (id: string, secondsAgo = 60) => {
+      const publishedAt = new Date(Date.now() - secondsAgo * 1000);
+      return { id, publishedAt, position: publishedAt.toISOString() };
+    };
+    const job = (id: string, state: string) => ({
+      id,
+      getState: jest.fn(async () => state),
+      retry: jest.fn(),
+    });
+    const metric = async (name: string) =>
+      (await metrics.registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+
     it('re-enqueues the published, unprocessed events whose jobs are gone, and only those', async () => {
-      outbox.findPublishedUnprocessed.mockResolvedValue(['e-1', 'e-2', 'e-3']);
-      queue.getJob.mockImplementation(async (id) => (id === 'e-2' ? ({ id } as Job) : undefined));
+      outbox.pagePublishedUnprocessed.mockResolvedValue(['e-1', 'e-2', 'e-3'].map((id) => published(id)));
+      queue.getJob.mockImplementation(async (id) =>
+        id === 'e-2' ? (job(id, 'waiting') as unknown as Job) : undefined,
+      );
       expect(await sut.reconcile()).toBe(2);
-      expect(outbox.findPublishedUnprocessed).toHaveBeenCalledWith(30, 1000);
+      expect(outbox.pagePublishedUnprocessed).toHaveBeenCalledWith(30, 1000, undefined);
       expect(publisher.enqueue).toHaveBeenCalledWith(['e-1', 'e-3']);
     });
 
-    it('enqueues nothing when every job still exists', async () => {
-      outbox.findPublishedUnprocessed.mockResolvedValue(['e-1']);
-      queue.getJob.mockResolvedValue({ id: 'e-1' } as Job);
+    it('retries the jobs that ran out of attempts, and leaves the others alone', async () => {
+      const failed = job('e-1', 'failed');
+      const delayed = job('e-2', 'delayed');
+      outbox.pagePublishedUnprocessed.mockResolvedValue([published('e-1'), published('e-2')]);
+      queue.getJob.mockImplementation(async (id) => (id === 'e-1' ? failed : delayed) as unknown as Job);
+      expect(await sut.reconcile()).toBe(1);
+      expect(failed.retry).toHaveBeenCalledWith('failed');
+      expect(delayed.retry).not.toHaveBeenCalled();
+      expect(publisher.enqueue).not.toHaveBeenCalled();
+      expect(await metric('outbox_events_reenqueued_total')).toBe(1);
+    });
+
+    it('pages through every unprocessed event after the last one of a full page', async () => {
+      const fullPage = Array.from({ length: 1000 }, (_, i) => published(`e-${i}`, 120));
+      outbox.pagePublishedUnprocessed
+        .mockResolvedValueOnce(fullPage)
+        .mockResolvedValueOnce([published('e-last', 40)]);
+      queue.getJob.mockImplementation(async (id) =>
+        id === 'e-last' ? undefined : (job(id, 'active') as unknown as Job),
+      );
+      expect(await sut.reconcile()).toBe(1);
+      expect(outbox.pagePublishedUnprocessed).toHaveBeenNthCalledWith(2, 30, 1000, fullPage[999]);
+      expect(publisher.enqueue).toHaveBeenCalledWith(['e-last']);
+      expect(await metric('outbox_oldest_unprocessed_event_age_seconds')).toBeGreaterThanOrEqual(120);
+    });
+
+    it('enqueues nothing when every job still exists, and reports no backlog when nothing is unprocessed', async () => {
+      outbox.pagePublishedUnprocessed.mockResolvedValueOnce([published('e-1')]).mockResolvedValueOnce([]);
+      queue.getJob.mockResolvedValue(job('e-1', 'waiting') as unknown as Job);
       expect(await sut.reconcile()).toBe(0);
       expect(publisher.enqueue).not.toHaveBeenCalled();
+      expect(await sut.reconcile()).toBe(0);
+      expect(await metric('outbox_oldest_unprocessed_event_age_seconds')).toBe(0);
     });
   });
 

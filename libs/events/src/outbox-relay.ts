@@ -1,10 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { Counter, Gauge } from 'prom-client';
+import { APP_CONFIG, AppConfig, MetricsService } from '@fincore/platform';
 import { mapInBatches } from './batches';
 import { OutboxPublisher } from './outbox-publisher';
-import { OutboxListener, OutboxRepository } from './outbox.repository';
+import { OutboxListener, OutboxRepository, PublishedEventRef } from './outbox.repository';
 import { DomainEventJob, QueueName } from './queues';
 
 const BATCH = 200;
@@ -16,7 +17,8 @@ const BATCH = 200;
 const NOTIFY_SETTLE_MS = 250;
 /** An event published this long ago and still not processed is checked against the queue. */
 const RECONCILE_GRACE_SECONDS = 30;
-const RECONCILE_LIMIT = 1000;
+/** Events checked against the queue per round trip while the reconciler pages through them. */
+const RECONCILE_PAGE = 1000;
 
 /**
  * Publishes whatever a crash left behind: woken by LISTEN/NOTIFY on every committed outbox row,
@@ -32,13 +34,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private settleTimer?: NodeJS.Timeout;
   private drainAgain = false;
   private stopped = false;
+  private readonly reenqueued: Counter;
+  private readonly oldestUnprocessedAge: Gauge;
 
   constructor(
     @Inject(OutboxPublisher) private readonly publisher: OutboxPublisher,
     @Inject(OutboxRepository) private readonly outbox: OutboxRepository,
     @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(MetricsService) metrics: MetricsService,
+  ) {
+    const registers = [metrics.registry];
+    this.reenqueued = new Counter({
+      name: 'outbox_events_reenqueued_total',
+      help: 'Published but unprocessed events whose domain-events job was lost or failed, enqueued again',
+      registers,
+    });
+    this.oldestUnprocessedAge = new Gauge({
+      name: 'outbox_oldest_unprocessed_event_age_seconds',
+      help: 'Age of the oldest published event no consumer has processed (past the reconcile grace period), 0 when none',
+      registers,
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.listen();
@@ -94,16 +111,42 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** Re-enqueues events that were published but whose job no longer exists and which nobody processed. */
+  /**
+   * Brings back every published event that nobody processed and whose job can no longer run: a job
+   * Redis lost is enqueued again, a job that ran out of attempts (or stalled past the limit, which
+   * BullMQ also records as failed) is retried. Pages through all such events, oldest first.
+   */
   async reconcile(): Promise<number> {
-    const ids = await this.outbox.findPublishedUnprocessed(RECONCILE_GRACE_SECONDS, RECONCILE_LIMIT);
+    const recovered: string[] = [];
+    let after: PublishedEventRef | undefined;
+    for (;;) {
+      const page = await this.outbox.pagePublishedUnprocessed(RECONCILE_GRACE_SECONDS, RECONCILE_PAGE, after);
+      if (!after)
+        this.oldestUnprocessedAge.set(page.length ? (Date.now() - page[0].publishedAt.getTime()) / 1000 : 0);
+      recovered.push(...(await this.recover(page.map((e) => e.id))));
+      if (page.length < RECONCILE_PAGE) break;
+      after = page[page.length - 1];
+    }
+    if (recovered.length) {
+      this.reenqueued.inc(recovered.length);
+      const named = recovered.slice(0, 10).join(', ');
+      const more = recovered.length > 10 ? ` and ${recovered.length - 10} more` : '';
+      this.logger.warn(
+        `Re-enqueued ${recovered.length} unprocessed event(s) whose jobs were lost or failed: ${named}${more}`,
+      );
+    }
+    return recovered.length;
+  }
+
+  /** The ids whose jobs had to be added again or retried. */
+  private async recover(ids: string[]): Promise<string[]> {
     const jobs = await mapInBatches(ids, 50, (id) => this.queue.getJob(id));
     const missing = ids.filter((_, i) => !jobs[i]);
-    if (missing.length) {
-      this.logger.warn(`Re-enqueueing ${missing.length} event(s) whose jobs were lost`);
-      await this.publisher.enqueue(missing);
-    }
-    return missing.length;
+    const states = await mapInBatches(jobs, 50, (job) => (job ? job.getState() : Promise.resolve(undefined)));
+    const failed = jobs.filter((job, i): job is NonNullable<typeof job> => !!job && states[i] === 'failed');
+    if (missing.length) await this.publisher.enqueue(missing);
+    await mapInBatches(failed, 50, (job) => job.retry('failed'));
+    return [...missing, ...failed.map((job) => job.id as string)];
   }
 
   private async listen(): Promise<void> {

@@ -16,6 +16,14 @@ export interface OutboxListener {
  * The one owner of `events.outbox`. Plain SQL throughout: it works with any DataSource, whatever
  * entities it registered. Methods that take an EntityManager run in the caller's transaction.
  */
+/** A published event, as the reconciler pages through them. */
+export interface PublishedEventRef {
+  id: string;
+  publishedAt: Date;
+  /** `published_at` exactly as PostgreSQL holds it (microseconds; a Date keeps only milliseconds). */
+  position: string;
+}
+
 @Injectable()
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -82,16 +90,25 @@ export class OutboxRepository {
     });
   }
 
-  /** Ids of events published more than `graceSeconds` ago that no consumer has processed, oldest first. */
-  async findPublishedUnprocessed(graceSeconds: number, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT id FROM events.outbox
+  /**
+   * One page of the events published more than `graceSeconds` ago that no consumer has processed,
+   * oldest first; `after` is the last row of the previous page (keyset, so a stuck head never hides
+   * the rows behind it).
+   */
+  async pagePublishedUnprocessed(
+    graceSeconds: number,
+    limit: number,
+    after?: PublishedEventRef,
+  ): Promise<PublishedEventRef[]> {
+    const rows: Array<{ id: string; published_at: Date; position: string }> = await this.db.query(
+      `SELECT id, published_at, published_at::text AS position FROM events.outbox
         WHERE published_at IS NOT NULL AND processed_at IS NULL
           AND published_at < now() - make_interval(secs => $1)
-        ORDER BY published_at LIMIT $2`,
-      [graceSeconds, limit],
+          AND ($3::timestamptz IS NULL OR (published_at, id) > ($3::timestamptz, $4::uuid))
+        ORDER BY published_at, id LIMIT $2`,
+      [graceSeconds, limit, after?.position ?? null, after?.id ?? null],
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => ({ id: r.id, publishedAt: r.published_at, position: r.position }));
   }
 
   /** The event as subscribers receive it; undefined when the outbox does not hold it. */
