@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryDeepPartialEntity } from 'typeorm';
 
 /**
- * What the card context's repositories share. Their tables hold rows of many tenants, each keyed
+ * What card-api's repositories share (cards and pricing). Their tables hold rows of many tenants, each keyed
  * by a business id the tenant chooses; every query is tenant-scoped. Methods that run in the caller's
  * transaction take its EntityManager first; a read wanted both inside and outside one has a second
  * signature without it, reading committed rows through the DataSource.

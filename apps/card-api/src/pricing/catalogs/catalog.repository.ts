@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { TenantScopedRepository } from '../../tenant-scoped.repository';
 import { LabelEntity } from './label.entity';
 import { TransactionTypeEntity } from './transaction-type.entity';
 
@@ -14,8 +15,10 @@ type CatalogEntity = typeof TransactionTypeEntity | typeof LabelEntity;
  * code. Methods taking an EntityManager run in the caller's transaction.
  */
 @Injectable()
-export class CatalogRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class CatalogRepository extends TenantScopedRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
 
   listTransactionTypes(tenantId: string): Promise<TransactionTypeEntity[]> {
     return this.db.getRepository(TransactionTypeEntity).find({ where: { tenantId }, order: { code: 'ASC' } });
@@ -78,12 +81,10 @@ export class CatalogRepository {
     tenantId: string,
     entries: readonly object[],
   ): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(entity)
-      .values(entries.map((e) => ({ tenantId, ...e })))
-      .orIgnore()
-      .execute();
+    await this.insertIgnoringConflicts<object>(
+      manager,
+      entity,
+      entries.map((e) => ({ tenantId, ...e })),
+    );
   }
 }

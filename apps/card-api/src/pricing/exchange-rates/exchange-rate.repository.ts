@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { TenantScopedRepository } from '../../tenant-scoped.repository';
 import { ExchangeRateEntity } from './exchange-rate.entity';
 
 export type ExchangeRateValues = Pick<
@@ -10,8 +11,10 @@ export type ExchangeRateValues = Pick<
 
 /** pricing.exchange_rates: the tenant's rate of each currency pair from each date. */
 @Injectable()
-export class ExchangeRateRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class ExchangeRateRepository extends TenantScopedRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
 
   listForTenant(tenantId: string): Promise<ExchangeRateEntity[]> {
     return this.db.getRepository(ExchangeRateEntity).find({
@@ -33,12 +36,10 @@ export class ExchangeRateRepository {
     tenantId: string,
     rates: readonly ExchangeRateValues[],
   ): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(ExchangeRateEntity)
-      .values(rates.map((r) => ({ tenantId, ...r })))
-      .orIgnore()
-      .execute();
+    await this.insertIgnoringConflicts(
+      manager,
+      ExchangeRateEntity,
+      rates.map((r) => ({ tenantId, ...r })),
+    );
   }
 }
