@@ -140,13 +140,16 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** The ids whose jobs had to be added again or retried. */
   private async recover(ids: string[]): Promise<string[]> {
-    const jobs = await mapInBatches(ids, 50, (id) => this.queue.getJob(id));
-    const missing = ids.filter((_, i) => !jobs[i]);
-    const states = await mapInBatches(jobs, 50, (job) => (job ? job.getState() : Promise.resolve(undefined)));
-    const failed = jobs.filter((job, i): job is NonNullable<typeof job> => !!job && states[i] === 'failed');
+    const outcomes = await mapInBatches(ids, 50, async (id) => {
+      const job = await this.queue.getJob(id);
+      if (!job) return 'missing';
+      if ((await job.getState()) !== 'failed') return 'alive';
+      await job.retry('failed');
+      return 'retried';
+    });
+    const missing = ids.filter((_, i) => outcomes[i] === 'missing');
     if (missing.length) await this.publisher.enqueue(missing);
-    await mapInBatches(failed, 50, (job) => job.retry('failed'));
-    return [...missing, ...failed.map((job) => job.id as string)];
+    return ids.filter((_, i) => outcomes[i] !== 'alive');
   }
 
   private async listen(): Promise<void> {
