@@ -8,6 +8,8 @@ import { Client } from 'pg';
 import { describeDatabase } from '@fincore/database';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { setupOpenApi } from './http/openapi';
+import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
+import { registerIdempotentReplies } from './idempotency/idempotent-replies';
 import { MetricsService } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
 
@@ -70,6 +72,8 @@ export async function createApp(
     );
     done();
   });
+
+  registerIdempotentReplies(fastify, app.get(IdempotencyKeys));
 
   setupOpenApi(app, { title: definition.title, description: definition.description, version: VERSION });
   await definition.configure?.(app, config);

@@ -1,5 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
@@ -17,6 +17,10 @@ import { HealthController } from './health/health.controller';
 import { RateLimitGuard } from './http/rate-limit.guard';
 import { RateLimiter } from './http/rate-limiter';
 import { RequestContextMiddleware } from './http/request-context.middleware';
+import { IdempotencyKeyJanitor } from './idempotency/idempotency-key.janitor';
+import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
+import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { MetricsModule } from './metrics/metrics';
 import { RedisModule } from './redis/redis.module';
 import { createValidationPipe } from './validation/validation';
@@ -28,7 +32,8 @@ export interface PlatformOptions {
 
 /**
  * Everything every fincore app has: configuration, JSON logs with request ids, problem+json errors,
- * schema validation, token auth with scopes, Redis-backed rate limits, health, metrics, TypeORM root.
+ * schema validation, token auth with scopes, Redis-backed rate limits, Idempotency-Key on POSTs,
+ * health, metrics, TypeORM root.
  */
 @Module({})
 export class PlatformModule implements NestModule {
@@ -67,10 +72,14 @@ export class PlatformModule implements NestModule {
         ApiTokenRepository,
         TokenService,
         RateLimiter,
+        IdempotencyKeyRepository,
+        IdempotencyKeys,
+        IdempotencyKeyJanitor,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [TenantRepository, ApiTokenRepository, TokenService, RateLimiter, TypeOrmModule],
     };

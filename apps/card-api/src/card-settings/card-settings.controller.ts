@@ -15,6 +15,7 @@ import {
   Principal,
   PROBLEM_CONTENT,
   RequireTenantHeader,
+  WithoutIdempotencyKey,
 } from '@fincore/platform';
 import { CardId } from '../identifiers.schemas';
 import {
@@ -109,6 +110,7 @@ export class CardSettingsController {
   }
 
   @Post(':cardId/authorisations/check')
+  @WithoutIdempotencyKey()
   @HttpCode(200)
   @ApiAuth('cards:read')
   @ApiOperation({

@@ -8,7 +8,13 @@ import {
   ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
+import {
+  ApiAuth,
+  CurrentPrincipal,
+  Principal,
+  PROBLEM_CONTENT,
+  WithoutIdempotencyKey,
+} from '@fincore/platform';
 import { invalidCredentialsExample } from './credentials.examples';
 import {
   AuthenticateBody,
@@ -64,6 +70,7 @@ export class CredentialsController {
   }
 
   @Post('authenticate')
+  @WithoutIdempotencyKey()
   @HttpCode(200)
   // Above @ApiAuth so this example survives its generic 401 description.
   @ApiUnauthorizedResponse({

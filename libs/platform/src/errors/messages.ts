@@ -150,6 +150,27 @@ registerMessages({
   conflict: {
     title: { en: 'Conflict', de: 'Konflikt' },
   },
+  idempotency_key_invalid: {
+    title: { en: 'Invalid Idempotency-Key', de: 'Ungültiger Idempotency-Key' },
+    detail: {
+      en: 'The Idempotency-Key header must be 1 to {max} printable ASCII characters.',
+      de: 'Der Header Idempotency-Key muss aus 1 bis {max} druckbaren ASCII-Zeichen bestehen.',
+    },
+  },
+  idempotency_key_in_flight: {
+    title: { en: 'Request still in progress', de: 'Anfrage wird noch bearbeitet' },
+    detail: {
+      en: 'A request with this Idempotency-Key is still running; retry after {retryAfter} seconds.',
+      de: 'Eine Anfrage mit diesem Idempotency-Key läuft noch; erneut versuchen in {retryAfter} Sekunden.',
+    },
+  },
+  idempotency_key_reused: {
+    title: { en: 'Idempotency-Key reused', de: 'Idempotency-Key wiederverwendet' },
+    detail: {
+      en: 'This Idempotency-Key was used for another request; use a new key for a new request.',
+      de: 'Dieser Idempotency-Key wurde für eine andere Anfrage verwendet; verwenden Sie für eine neue Anfrage einen neuen Schlüssel.',
+    },
+  },
   service_unavailable: {
     title: { en: 'Service unavailable', de: 'Dienst nicht verfügbar' },
     detail: {

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_SECURITY_NAME } from '../auth/decorators';
 import { SCOPES } from '../auth/scopes';
+import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
@@ -49,5 +50,6 @@ export function setupOpenApi(
   const document = SwaggerModule.createDocument(app, config);
   document.components = document.components ?? {};
   document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
+  documentIdempotencyKey(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
 }

@@ -7,7 +7,13 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
+import {
+  ApiAuth,
+  CurrentPrincipal,
+  Principal,
+  PROBLEM_CONTENT,
+  WithoutIdempotencyKey,
+} from '@fincore/platform';
 import { FeeQuoteService } from './fee-quote.service';
 import { QUOTE_RESPONSE_EXAMPLE } from './quote.examples';
 import { CalculateFeesBody, CalculateFeesResponse } from './quote.schemas';
@@ -19,6 +25,7 @@ export class FeesController {
   constructor(private readonly quotes: FeeQuoteService) {}
 
   @Post('calculate-fees')
+  @WithoutIdempotencyKey()
   @HttpCode(200)
   @ApiAuth('fees:quote')
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { PlatformIdempotencyKeys1763700000720 } from './1763700000720-platform-idempotency-keys';
 import { PlatformTenantsTokens1763700000000 } from './1763700000000-platform-tenants-tokens';
 
-export const PLATFORM_MIGRATIONS = [PlatformTenantsTokens1763700000000];
+export const PLATFORM_MIGRATIONS = [PlatformTenantsTokens1763700000000, PlatformIdempotencyKeys1763700000720];

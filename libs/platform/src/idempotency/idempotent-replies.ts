@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REPLAYED_HEADERS, StoredAnswer } from './idempotency-key';
+import type { IdempotencyClaim } from './idempotency-key.repository';
+import { IdempotencyKeys } from './idempotency-keys.service';
+
+const STATE = Symbol('fincore.idempotency');
+
+type IdempotencyState =
+  { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; answer: StoredAnswer };
+type WithState = { [STATE]?: IdempotencyState };
+
+export function markClaimed(request: object, claim: IdempotencyClaim): void {
+  (request as WithState)[STATE] = { kind: 'claimed', claim };
+}
+
+export function markReplay(request: object, answer: StoredAnswer): void {
+  (request as WithState)[STATE] = { kind: 'replay', answer };
+}
+
+/** The answer as it goes out, in the form it is stored; undefined when it is not text (not ours to keep). */
+export function answerOf(reply: FastifyReply, payload: unknown): StoredAnswer | undefined {
+  if (payload !== undefined && payload !== null && typeof payload !== 'string') return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return { status: reply.statusCode, headers, body: payload ?? null };
+}
+
+/**
+ * Sees every answer as it is sent (successes and problems alike, after serialisation), so what is
+ * stored is what the client got: settles the request's claim before the answer leaves (a retry
+ * that follows it finds the key completed), and puts a stored answer in place of a replay's.
+ */
+export function registerIdempotentReplies(fastify: FastifyInstance, keys: IdempotencyKeys): void {
+  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const state = (request as WithState)[STATE];
+    if (!state) return payload;
+    if (state.kind === 'replay') {
+      void reply
+        .code(state.answer.status)
+        .headers(state.answer.headers)
+        .header('idempotent-replayed', 'true');
+      return state.answer.body ?? undefined;
+    }
+    const answer = answerOf(reply, payload);
+    await (answer ? keys.settle(state.claim, answer) : keys.release(state.claim));
+    return payload;
+  });
+}
