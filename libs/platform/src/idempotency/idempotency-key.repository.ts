@@ -15,6 +15,11 @@ export interface ClaimTimes {
   ttlSeconds: number;
 }
 
+/** TypeORM answers an UPDATE … RETURNING as [rows, count]. */
+function updatedRows<T>(result: unknown): T[] {
+  return Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : [];
+}
+
 interface KeyRow {
   claim_id: string;
   fingerprint: string;
@@ -90,26 +95,37 @@ export class IdempotencyKeyRepository {
     fingerprint: string,
     times: ClaimTimes,
   ): Promise<IdempotencyClaim | undefined> {
-    const rows: Array<{ claim_id: string }> = await this.db.query(
-      `UPDATE platform.idempotency_keys
+    const rows = updatedRows<{ claim_id: string }>(
+      await this.db.query(
+        `UPDATE platform.idempotency_keys
           SET fingerprint = $4, claim_id = gen_random_uuid(), status = 'in_progress',
               locked_until = now() + make_interval(secs => $5), expires_at = now() + make_interval(secs => $6),
               created_at = now(), response_status = NULL, response_headers = NULL, response_body = NULL
         WHERE tenant_id = $1 AND key = $2 AND claim_id = $3
         RETURNING claim_id`,
-      [tenantId, key, seenClaimId, fingerprint, times.lockSeconds, times.ttlSeconds],
+        [tenantId, key, seenClaimId, fingerprint, times.lockSeconds, times.ttlSeconds],
+      ),
     );
     return rows[0] && { tenantId, key, claimId: rows[0].claim_id };
   }
 
   /** Stores the final answer under the claim; false when the claim was lost (taken over). */
   async complete(claim: IdempotencyClaim, answer: StoredAnswer): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `UPDATE platform.idempotency_keys
+    const rows = updatedRows(
+      await this.db.query(
+        `UPDATE platform.idempotency_keys
           SET status = 'completed', response_status = $4, response_headers = $5, response_body = $6
         WHERE tenant_id = $1 AND key = $2 AND claim_id = $3
         RETURNING 1`,
-      [claim.tenantId, claim.key, claim.claimId, answer.status, JSON.stringify(answer.headers), answer.body],
+        [
+          claim.tenantId,
+          claim.key,
+          claim.claimId,
+          answer.status,
+          JSON.stringify(answer.headers),
+          answer.body,
+        ],
+      ),
     );
     return rows.length > 0;
   }

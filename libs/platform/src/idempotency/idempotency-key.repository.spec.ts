@@ -1,0 +1,125 @@
+import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import type { TenantEntity } from '../auth/tenant.entity';
+import { ClaimTimes, IdempotencyKeyRepository } from './idempotency-key.repository';
+
+describe('IdempotencyKeyRepository', () => {
+  let db: TestDatabase;
+  let sut: IdempotencyKeyRepository;
+  let tenant: TenantEntity;
+  const times: ClaimTimes = { lockSeconds: 60, ttlSeconds: 86_400 };
+  /** Claims that are over at once: abandoned (lock) or expired (both). */
+  const abandoned: ClaimTimes = { lockSeconds: 0, ttlSeconds: 86_400 };
+  const expired: ClaimTimes = { lockSeconds: 0, ttlSeconds: 0 };
+  const answer = { status: 201, headers: { 'content-type': 'application/json' }, body: '{"cardId":"C1"}' };
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    sut = new IdempotencyKeyRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+  beforeEach(async () => {
+    tenant = await db.createTenant();
+  });
+
+  const keysOf = (tenantId: string): Promise<Array<{ key: string }>> =>
+    db.dataSource.query(`SELECT key FROM platform.idempotency_keys WHERE tenant_id = $1 ORDER BY key`, [
+      tenantId,
+    ]);
+
+  describe('claimNew', () => {
+    it('claims a key once; the second claim finds it taken', async () => {
+      const claim = await sut.claimNew(tenant.id, 'k1', 'f1', times);
+      expect(claim).toEqual({ tenantId: tenant.id, key: 'k1', claimId: expect.any(String) });
+      expect(await sut.claimNew(tenant.id, 'k1', 'f1', times)).toBeUndefined();
+
+      const record = await sut.find(tenant.id, 'k1');
+      expect(record).toMatchObject({
+        claimId: claim!.claimId,
+        fingerprint: 'f1',
+        status: 'in_progress',
+        answer: null,
+      });
+      expect(record!.lockedUntil.getTime()).toBeGreaterThan(record!.checkedAt.getTime());
+    });
+
+    it('keeps the keys of two tenants apart', async () => {
+      const other = await db.createTenant();
+      expect(await sut.claimNew(tenant.id, 'shared', 'f1', times)).toBeDefined();
+      expect(await sut.claimNew(other.id, 'shared', 'f2', times)).toBeDefined();
+      expect(await sut.find(other.id, 'shared')).toMatchObject({ fingerprint: 'f2' });
+    });
+
+    it('lets exactly one of many concurrent claims win', async () => {
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, () => sut.claimNew(tenant.id, 'race', 'f1', times)),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    });
+  });
+
+  describe('complete', () => {
+    it('stores the answer under its claim', async () => {
+      const claim = (await sut.claimNew(tenant.id, 'k1', 'f1', times))!;
+      expect(await sut.complete(claim, answer)).toBe(true);
+      expect(await sut.find(tenant.id, 'k1')).toMatchObject({ status: 'completed', answer });
+    });
+
+    it('stores nothing for a claim that was taken over', async () => {
+      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', abandoned))!;
+      const second = (await sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times))!;
+      expect(await sut.complete(first, answer)).toBe(false);
+      expect(await sut.find(tenant.id, 'k1')).toMatchObject({
+        claimId: second.claimId,
+        status: 'in_progress',
+      });
+    });
+  });
+
+  describe('takeOver', () => {
+    it('hands an abandoned claim to one of two takers, with a fresh lock', async () => {
+      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', abandoned))!;
+      const takers = await Promise.all([
+        sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times),
+        sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times),
+      ]);
+      expect(takers.filter(Boolean)).toHaveLength(1);
+      const record = (await sut.find(tenant.id, 'k1'))!;
+      expect(record.lockedUntil.getTime()).toBeGreaterThan(record.checkedAt.getTime());
+    });
+
+    it('rebinds an expired key to the new request and forgets the old answer', async () => {
+      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', expired))!;
+      await sut.complete(first, answer);
+      expect(await sut.takeOver(tenant.id, 'k1', first.claimId, 'f2', times)).toBeDefined();
+      expect(await sut.find(tenant.id, 'k1')).toMatchObject({
+        fingerprint: 'f2',
+        status: 'in_progress',
+        answer: null,
+      });
+    });
+  });
+
+  describe('release', () => {
+    it('frees the key for the next claim, and only for its own claim', async () => {
+      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', abandoned))!;
+      const second = (await sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times))!;
+      await sut.release(first);
+      expect(await sut.find(tenant.id, 'k1')).toMatchObject({ claimId: second.claimId });
+
+      await sut.release(second);
+      expect(await sut.find(tenant.id, 'k1')).toBeUndefined();
+      expect(await sut.claimNew(tenant.id, 'k1', 'f1', times)).toBeDefined();
+    });
+  });
+
+  describe('deleteExpired', () => {
+    it('deletes expired keys in batches and keeps the others', async () => {
+      for (const key of ['e1', 'e2', 'e3']) await sut.claimNew(tenant.id, key, 'f1', expired);
+      await sut.claimNew(tenant.id, 'live', 'f1', times);
+
+      expect(await sut.deleteExpired(2)).toBe(2);
+      expect(await sut.deleteExpired(2)).toBeGreaterThanOrEqual(1);
+      expect(await keysOf(tenant.id)).toEqual([{ key: 'live' }]);
+    });
+  });
+});
