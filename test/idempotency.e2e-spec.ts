@@ -6,7 +6,7 @@ import { startAppWorld } from './support/app-world';
 import { uniqueId } from './support/builders/ids';
 import { createPerson, expectPersonUpdatedEvents, holdPersonRow } from './support/builders/persons';
 import { setUpCardTenant, settingsBody } from './support/card-settings';
-import { countRows } from './support/db';
+import { countRows, selectRows } from './support/db';
 import { ApiResponse, expectStatus } from './support/http';
 import { expectOutboxEvents } from './support/outbox';
 import { expectProblem } from './support/problems';
@@ -190,6 +190,12 @@ describe('Idempotency-Key', () => {
     expectStatus(first, 201, 'register');
     expect(answerOf(retry)).toEqual(answerOf(first));
     expect(await endpointsOf(tenant)).toBe(1);
+    // The signing secret is shown once: the table keeps the answer sealed with the key, and not the key.
+    const stored = JSON.stringify(
+      await selectRows(db, 'platform.idempotency_keys', { tenant_id: tenant.tenant.id }),
+    );
+    expect(stored).not.toContain(first.body.secret);
+    expect(stored).not.toContain('endpoint-1');
 
     for (let i = 0; i < 2; i++) {
       expectStatus(

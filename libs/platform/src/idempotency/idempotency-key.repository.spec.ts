@@ -1,5 +1,6 @@
 import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
 import type { TenantEntity } from '../auth/tenant.entity';
+import { keyDigest } from './idempotency-key';
 import { ClaimTimes, IdempotencyKeyRepository } from './idempotency-key.repository';
 
 describe('IdempotencyKeyRepository', () => {
@@ -21,18 +22,17 @@ describe('IdempotencyKeyRepository', () => {
     tenant = await db.createTenant();
   });
 
-  const keysOf = (tenantId: string): Promise<Array<{ key: string }>> =>
-    db.dataSource.query(`SELECT key FROM platform.idempotency_keys WHERE tenant_id = $1 ORDER BY key`, [
-      tenantId,
-    ]);
+  const k = keyDigest;
+  const keysOf = (tenantId: string): Promise<Array<{ key_digest: string }>> =>
+    db.dataSource.query(`SELECT key_digest FROM platform.idempotency_keys WHERE tenant_id = $1`, [tenantId]);
 
   describe('claimNew', () => {
     it('claims a key once; the second claim finds it taken', async () => {
-      const claim = await sut.claimNew(tenant.id, 'k1', 'f1', times);
-      expect(claim).toEqual({ tenantId: tenant.id, key: 'k1', claimId: expect.any(String) });
-      expect(await sut.claimNew(tenant.id, 'k1', 'f1', times)).toBeUndefined();
+      const claim = await sut.claimNew(tenant.id, k('k1'), 'f1', times);
+      expect(claim).toEqual({ tenantId: tenant.id, keyDigest: k('k1'), claimId: expect.any(String) });
+      expect(await sut.claimNew(tenant.id, k('k1'), 'f1', times)).toBeUndefined();
 
-      const record = await sut.find(tenant.id, 'k1');
+      const record = await sut.find(tenant.id, k('k1'));
       expect(record).toMatchObject({
         claimId: claim!.claimId,
         fingerprint: 'f1',
@@ -44,14 +44,14 @@ describe('IdempotencyKeyRepository', () => {
 
     it('keeps the keys of two tenants apart', async () => {
       const other = await db.createTenant();
-      expect(await sut.claimNew(tenant.id, 'shared', 'f1', times)).toBeDefined();
-      expect(await sut.claimNew(other.id, 'shared', 'f2', times)).toBeDefined();
-      expect(await sut.find(other.id, 'shared')).toMatchObject({ fingerprint: 'f2' });
+      expect(await sut.claimNew(tenant.id, k('shared'), 'f1', times)).toBeDefined();
+      expect(await sut.claimNew(other.id, k('shared'), 'f2', times)).toBeDefined();
+      expect(await sut.find(other.id, k('shared'))).toMatchObject({ fingerprint: 'f2' });
     });
 
     it('lets exactly one of many concurrent claims win', async () => {
       const claims = await Promise.all(
-        Array.from({ length: 8 }, () => sut.claimNew(tenant.id, 'race', 'f1', times)),
+        Array.from({ length: 8 }, () => sut.claimNew(tenant.id, k('race'), 'f1', times)),
       );
       expect(claims.filter(Boolean)).toHaveLength(1);
     });
@@ -59,16 +59,16 @@ describe('IdempotencyKeyRepository', () => {
 
   describe('complete', () => {
     it('stores the answer under its claim', async () => {
-      const claim = (await sut.claimNew(tenant.id, 'k1', 'f1', times))!;
+      const claim = (await sut.claimNew(tenant.id, k('k1'), 'f1', times))!;
       expect(await sut.complete(claim, answer)).toBe(true);
-      expect(await sut.find(tenant.id, 'k1')).toMatchObject({ status: 'completed', answer });
+      expect(await sut.find(tenant.id, k('k1'))).toMatchObject({ status: 'completed', answer });
     });
 
     it('stores nothing for a claim that was taken over', async () => {
-      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', abandoned))!;
-      const second = (await sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times))!;
+      const first = (await sut.claimNew(tenant.id, k('k1'), 'f1', abandoned))!;
+      const second = (await sut.takeOver(tenant.id, k('k1'), first.claimId, 'f1', times))!;
       expect(await sut.complete(first, answer)).toBe(false);
-      expect(await sut.find(tenant.id, 'k1')).toMatchObject({
+      expect(await sut.find(tenant.id, k('k1'))).toMatchObject({
         claimId: second.claimId,
         status: 'in_progress',
       });
@@ -77,21 +77,21 @@ describe('IdempotencyKeyRepository', () => {
 
   describe('takeOver', () => {
     it('hands an abandoned claim to one of two takers, with a fresh lock', async () => {
-      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', abandoned))!;
+      const first = (await sut.claimNew(tenant.id, k('k1'), 'f1', abandoned))!;
       const takers = await Promise.all([
-        sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times),
-        sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times),
+        sut.takeOver(tenant.id, k('k1'), first.claimId, 'f1', times),
+        sut.takeOver(tenant.id, k('k1'), first.claimId, 'f1', times),
       ]);
       expect(takers.filter(Boolean)).toHaveLength(1);
-      const record = (await sut.find(tenant.id, 'k1'))!;
+      const record = (await sut.find(tenant.id, k('k1')))!;
       expect(record.lockedUntil.getTime()).toBeGreaterThan(record.checkedAt.getTime());
     });
 
     it('rebinds an expired key to the new request and forgets the old answer', async () => {
-      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', expired))!;
+      const first = (await sut.claimNew(tenant.id, k('k1'), 'f1', expired))!;
       await sut.complete(first, answer);
-      expect(await sut.takeOver(tenant.id, 'k1', first.claimId, 'f2', times)).toBeDefined();
-      expect(await sut.find(tenant.id, 'k1')).toMatchObject({
+      expect(await sut.takeOver(tenant.id, k('k1'), first.claimId, 'f2', times)).toBeDefined();
+      expect(await sut.find(tenant.id, k('k1'))).toMatchObject({
         fingerprint: 'f2',
         status: 'in_progress',
         answer: null,
@@ -101,25 +101,25 @@ describe('IdempotencyKeyRepository', () => {
 
   describe('release', () => {
     it('frees the key for the next claim, and only for its own claim', async () => {
-      const first = (await sut.claimNew(tenant.id, 'k1', 'f1', abandoned))!;
-      const second = (await sut.takeOver(tenant.id, 'k1', first.claimId, 'f1', times))!;
+      const first = (await sut.claimNew(tenant.id, k('k1'), 'f1', abandoned))!;
+      const second = (await sut.takeOver(tenant.id, k('k1'), first.claimId, 'f1', times))!;
       await sut.release(first);
-      expect(await sut.find(tenant.id, 'k1')).toMatchObject({ claimId: second.claimId });
+      expect(await sut.find(tenant.id, k('k1'))).toMatchObject({ claimId: second.claimId });
 
       await sut.release(second);
-      expect(await sut.find(tenant.id, 'k1')).toBeUndefined();
-      expect(await sut.claimNew(tenant.id, 'k1', 'f1', times)).toBeDefined();
+      expect(await sut.find(tenant.id, k('k1'))).toBeUndefined();
+      expect(await sut.claimNew(tenant.id, k('k1'), 'f1', times)).toBeDefined();
     });
   });
 
   describe('deleteExpired', () => {
     it('deletes expired keys in batches and keeps the others', async () => {
-      for (const key of ['e1', 'e2', 'e3']) await sut.claimNew(tenant.id, key, 'f1', expired);
-      await sut.claimNew(tenant.id, 'live', 'f1', times);
+      for (const key of ['e1', 'e2', 'e3']) await sut.claimNew(tenant.id, k(key), 'f1', expired);
+      await sut.claimNew(tenant.id, k('live'), 'f1', times);
 
       expect(await sut.deleteExpired(2)).toBe(2);
       expect(await sut.deleteExpired(2)).toBeGreaterThanOrEqual(1);
-      expect(await keysOf(tenant.id)).toEqual([{ key: 'live' }]);
+      expect(await keysOf(tenant.id)).toEqual([{ key_digest: k('live') }]);
     });
   });
 });

@@ -6,7 +6,8 @@ import { IdempotencyKeyRecord, StoredAnswer } from './idempotency-key';
 /** A request's hold on a key: only the holder (same claim id) may store its answer or release it. */
 export interface IdempotencyClaim {
   tenantId: string;
-  key: string;
+  /** `keyDigest` of the key. */
+  keyDigest: string;
   claimId: string;
 }
 
@@ -41,31 +42,31 @@ interface KeyRow {
 export class IdempotencyKeyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Claims a key nobody holds, in one statement; undefined when the key is already in the table. */
+  /** Claims a key (by its digest) nobody holds, in one statement; undefined when the key is already in the table. */
   async claimNew(
     tenantId: string,
-    key: string,
+    keyDigest: string,
     fingerprint: string,
     times: ClaimTimes,
   ): Promise<IdempotencyClaim | undefined> {
     const rows: Array<{ claim_id: string }> = await this.db.query(
-      `INSERT INTO platform.idempotency_keys (tenant_id, key, fingerprint, claim_id, locked_until, expires_at)
+      `INSERT INTO platform.idempotency_keys (tenant_id, key_digest, fingerprint, claim_id, locked_until, expires_at)
        VALUES ($1, $2, $3, gen_random_uuid(), now() + make_interval(secs => $4), now() + make_interval(secs => $5))
-       ON CONFLICT (tenant_id, key) DO NOTHING
+       ON CONFLICT (tenant_id, key_digest) DO NOTHING
        RETURNING claim_id`,
-      [tenantId, key, fingerprint, times.lockSeconds, times.ttlSeconds],
+      [tenantId, keyDigest, fingerprint, times.lockSeconds, times.ttlSeconds],
     );
-    return rows[0] && { tenantId, key, claimId: rows[0].claim_id };
+    return rows[0] && { tenantId, keyDigest, claimId: rows[0].claim_id };
   }
 
   /** The key's row as it stands, with the database's clock; undefined when there is none. */
-  async find(tenantId: string, key: string): Promise<IdempotencyKeyRecord | undefined> {
+  async find(tenantId: string, keyDigest: string): Promise<IdempotencyKeyRecord | undefined> {
     const rows: KeyRow[] = await this.db.query(
       `SELECT claim_id, fingerprint, status, locked_until, expires_at,
               response_status, response_headers, response_body, now() AS checked_at
          FROM platform.idempotency_keys
-        WHERE tenant_id = $1 AND key = $2`,
-      [tenantId, key],
+        WHERE tenant_id = $1 AND key_digest = $2`,
+      [tenantId, keyDigest],
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -90,7 +91,7 @@ export class IdempotencyKeyRepository {
    */
   async takeOver(
     tenantId: string,
-    key: string,
+    keyDigest: string,
     seenClaimId: string,
     fingerprint: string,
     times: ClaimTimes,
@@ -101,12 +102,12 @@ export class IdempotencyKeyRepository {
           SET fingerprint = $4, claim_id = gen_random_uuid(), status = 'in_progress',
               locked_until = now() + make_interval(secs => $5), expires_at = now() + make_interval(secs => $6),
               created_at = now(), response_status = NULL, response_headers = NULL, response_body = NULL
-        WHERE tenant_id = $1 AND key = $2 AND claim_id = $3
+        WHERE tenant_id = $1 AND key_digest = $2 AND claim_id = $3
         RETURNING claim_id`,
-        [tenantId, key, seenClaimId, fingerprint, times.lockSeconds, times.ttlSeconds],
+        [tenantId, keyDigest, seenClaimId, fingerprint, times.lockSeconds, times.ttlSeconds],
       ),
     );
-    return rows[0] && { tenantId, key, claimId: rows[0].claim_id };
+    return rows[0] && { tenantId, keyDigest, claimId: rows[0].claim_id };
   }
 
   /** Stores the final answer under the claim; false when the claim was lost (taken over). */
@@ -115,11 +116,11 @@ export class IdempotencyKeyRepository {
       await this.db.query(
         `UPDATE platform.idempotency_keys
           SET status = 'completed', response_status = $4, response_headers = $5, response_body = $6
-        WHERE tenant_id = $1 AND key = $2 AND claim_id = $3
+        WHERE tenant_id = $1 AND key_digest = $2 AND claim_id = $3
         RETURNING 1`,
         [
           claim.tenantId,
-          claim.key,
+          claim.keyDigest,
           claim.claimId,
           answer.status,
           JSON.stringify(answer.headers),
@@ -133,8 +134,8 @@ export class IdempotencyKeyRepository {
   /** Frees the key for a retry (the request had no final answer); nothing when the claim was lost. */
   async release(claim: IdempotencyClaim): Promise<void> {
     await this.db.query(
-      `DELETE FROM platform.idempotency_keys WHERE tenant_id = $1 AND key = $2 AND claim_id = $3`,
-      [claim.tenantId, claim.key, claim.claimId],
+      `DELETE FROM platform.idempotency_keys WHERE tenant_id = $1 AND key_digest = $2 AND claim_id = $3`,
+      [claim.tenantId, claim.keyDigest, claim.claimId],
     );
   }
 

@@ -3,8 +3,11 @@ import {
   decideOnExistingKey,
   IdempotencyKeyRecord,
   isFinalAnswer,
+  keyDigest,
+  openAnswerBody,
   parseIdempotencyKey,
   requestFingerprint,
+  sealAnswerBody,
 } from './idempotency-key';
 
 describe('parseIdempotencyKey', () => {
@@ -36,13 +39,14 @@ describe('parseIdempotencyKey', () => {
 
 describe('requestFingerprint', () => {
   const sut = requestFingerprint;
+  const key = '8e03978e-40d5-43e8-bc93-6894a57f9324';
 
   it('is the same for the same JSON document however its members are ordered', () => {
-    const a = sut('POST', '/api/v1/cards', {
+    const a = sut(key, 'POST', '/api/v1/cards', {
       cardId: 'C1',
       settings: { renewable: true, xpaysAllowed: false },
     });
-    const b = sut('post', '/api/v1/cards', {
+    const b = sut(key, 'post', '/api/v1/cards', {
       settings: { xpaysAllowed: false, renewable: true },
       cardId: 'C1',
     });
@@ -51,15 +55,40 @@ describe('requestFingerprint', () => {
   });
 
   it('differs for another body, another path or another method', () => {
-    const base = sut('POST', '/api/v1/cards/C1/status/change', { status: 'BLOCKED' });
-    expect(sut('POST', '/api/v1/cards/C1/status/change', { status: 'ACTIVE' })).not.toBe(base);
-    expect(sut('POST', '/api/v1/cards/C2/status/change', { status: 'BLOCKED' })).not.toBe(base);
-    expect(sut('PUT', '/api/v1/cards/C1/status/change', { status: 'BLOCKED' })).not.toBe(base);
+    const base = sut(key, 'POST', '/api/v1/cards/C1/status/change', { status: 'BLOCKED' });
+    expect(sut(key, 'POST', '/api/v1/cards/C1/status/change', { status: 'ACTIVE' })).not.toBe(base);
+    expect(sut(key, 'POST', '/api/v1/cards/C2/status/change', { status: 'BLOCKED' })).not.toBe(base);
+    expect(sut(key, 'PUT', '/api/v1/cards/C1/status/change', { status: 'BLOCKED' })).not.toBe(base);
+  });
+
+  it('cannot be computed without the key, so a stored fingerprint reveals nothing of a password', () => {
+    const body = { personId: 'p1', username: 'u', password: 'guessable' };
+    expect(sut('another key', 'POST', '/x', body)).not.toBe(sut(key, 'POST', '/x', body));
   });
 
   it('keeps the order of arrays, which is part of the request', () => {
     expect(canonicalJson({ a: [2, 1] })).toBe('{"a":[2,1]}');
     expect(canonicalJson(undefined)).toBe('');
+  });
+});
+
+describe('keyDigest', () => {
+  it('keeps the key out of the table', () => {
+    expect(keyDigest('my-key')).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyDigest('my-key')).not.toContain('my-key');
+    expect(keyDigest('my-key')).not.toBe(keyDigest('my-key2'));
+  });
+});
+
+describe('sealAnswerBody', () => {
+  const sut = sealAnswerBody;
+  const body = '{"id":"e1","secret":"whsec_c2VjcmV0"}';
+
+  it('seals a body that only the same key opens', () => {
+    const sealed = sut('key-1', body);
+    expect(sealed).not.toContain('whsec_');
+    expect(openAnswerBody('key-1', sealed)).toBe(body);
+    expect(() => openAnswerBody('key-2', sealed)).toThrow();
   });
 });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** How long a key stays bound to its request and answer. */
 export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
@@ -41,19 +41,55 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * What makes two requests under one key "the same request": method, target (path with its ids
- * and query) and the parsed body, re-serialised canonically, hashed with SHA-256.
+ * What the table keeps of a key: its SHA-256, never the key itself. The key is the client's
+ * secret for what is stored under it (see `requestFingerprint` and `sealAnswerBody`).
  */
-export function requestFingerprint(method: string, target: string, body: unknown): string {
-  return createHash('sha256')
+export function keyDigest(key: string): string {
+  return createHash('sha256').update(`fincore-idempotency-key:${key}`).digest('hex');
+}
+
+/**
+ * What makes two requests under one key "the same request": method, target (path with its ids
+ * and query) and the parsed body, re-serialised canonically. An HMAC keyed with the key, so that
+ * the stored fingerprint of a body holding a password cannot be tested against guesses without it.
+ */
+export function requestFingerprint(key: string, method: string, target: string, body: unknown): string {
+  return createHmac('sha256', key)
     .update(`${method.toUpperCase()} ${target}\n${canonicalJson(body)}`)
     .digest('hex');
+}
+
+const SEAL_VERSION = 'v1';
+
+function sealingKey(key: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, '', 'fincore idempotency answer', 32));
+}
+
+/**
+ * The answer's body encrypted (AES-256-GCM) with a key derived from the Idempotency-Key: a body
+ * that shows a secret once (a webhook signing secret) is no secret in the table to a reader who
+ * lacks the key.
+ */
+export function sealAnswerBody(key: string, body: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(key), iv);
+  const sealed = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return `${SEAL_VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`;
+}
+
+export function openAnswerBody(key: string, sealed: string): string {
+  const [version, data] = sealed.split('.');
+  if (version !== SEAL_VERSION || !data) throw new Error('Unknown format of a stored idempotent answer');
+  const bytes = Buffer.from(data, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(key), bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 }
 
 export interface StoredAnswer {
   status: number;
   headers: Record<string, string>;
-  /** The body as it was sent (serialised JSON), or null for an empty one. */
+  /** The body as it was sent (serialised JSON; sealed in the table), or null for an empty one. */
   body: string | null;
 }
 

@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { newDouble } from '../../../../test/support/doubles';
-import type { IdempotencyKeyRecord } from './idempotency-key';
+import { IdempotencyKeyRecord, keyDigest, openAnswerBody, sealAnswerBody } from './idempotency-key';
 import type { IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
-import { IdempotencyKeys } from './idempotency-keys.service';
+import { HeldIdempotencyKey, IdempotencyKeys } from './idempotency-keys.service';
 
 describe('IdempotencyKeys', () => {
   let keys: jest.Mocked<IdempotencyKeyRepository>;
   let sut: IdempotencyKeys;
   const now = new Date('2026-11-23T10:00:00Z');
-  const claim: IdempotencyClaim = { tenantId: 'ten-1', key: 'k1', claimId: 'claim-2' };
+  const claim: IdempotencyClaim = { tenantId: 'ten-1', keyDigest: keyDigest('k1'), claimId: 'claim-2' };
+  const held: HeldIdempotencyKey = { key: 'k1', claim };
   const existing = (overrides: Partial<IdempotencyKeyRecord> = {}): IdempotencyKeyRecord => ({
     claimId: 'claim-1',
     fingerprint: 'f1',
@@ -31,7 +32,7 @@ describe('IdempotencyKeys', () => {
   describe('claim', () => {
     it('claims a new key with one statement', async () => {
       keys.claimNew.mockResolvedValue(claim);
-      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({ kind: 'claimed', claim });
+      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({ kind: 'claimed', held });
       expect(keys.find).not.toHaveBeenCalled();
     });
 
@@ -39,14 +40,30 @@ describe('IdempotencyKeys', () => {
       keys.claimNew.mockResolvedValue(undefined);
       keys.find.mockResolvedValue(existing({ lockedUntil: now }));
       keys.takeOver.mockResolvedValue(claim);
-      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({ kind: 'claimed', claim });
-      expect(keys.takeOver).toHaveBeenCalledWith('ten-1', 'k1', 'claim-1', 'f1', expect.any(Object));
+      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({ kind: 'claimed', held });
+      expect(keys.takeOver).toHaveBeenCalledWith(
+        'ten-1',
+        keyDigest('k1'),
+        'claim-1',
+        'f1',
+        expect.any(Object),
+      );
     });
 
     it('looks again when the key was released between the claim and the read', async () => {
       keys.claimNew.mockResolvedValueOnce(undefined).mockResolvedValueOnce(claim);
       keys.find.mockResolvedValue(undefined);
-      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({ kind: 'claimed', claim });
+      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({ kind: 'claimed', held });
+    });
+
+    it('replays the stored answer, opened with the key', async () => {
+      const stored = { status: 201, headers: {}, body: sealAnswerBody('k1', '{"id":1}') };
+      keys.claimNew.mockResolvedValue(undefined);
+      keys.find.mockResolvedValue(existing({ status: 'completed', answer: stored }));
+      expect(await sut.claim('ten-1', 'k1', 'f1')).toEqual({
+        kind: 'replay',
+        answer: { status: 201, headers: {}, body: '{"id":1}' },
+      });
     });
 
     it('answers with what the key holds otherwise', async () => {
@@ -61,22 +78,28 @@ describe('IdempotencyKeys', () => {
   describe('settle', () => {
     it('keeps a final answer under the claim', async () => {
       keys.complete.mockResolvedValue(true);
-      const answer = { status: 422, headers: {}, body: '{}' };
-      await sut.settle(claim, answer);
-      expect(keys.complete).toHaveBeenCalledWith(claim, answer);
+      await sut.settle(held, {
+        status: 422,
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      const [stored, answer] = keys.complete.mock.calls[0];
+      expect(stored).toBe(claim);
+      expect(answer).toMatchObject({ status: 422, headers: { 'content-type': 'application/json' } });
+      expect(openAnswerBody('k1', answer.body!)).toBe('{"a":1}');
       expect(keys.release).not.toHaveBeenCalled();
     });
 
     it('releases the key on a server error or a refusal of the moment', async () => {
-      await sut.settle(claim, { status: 503, headers: {}, body: '{}' });
-      await sut.settle(claim, { status: 429, headers: {}, body: '{}' });
+      await sut.settle(held, { status: 503, headers: {}, body: '{}' });
+      await sut.settle(held, { status: 429, headers: {}, body: '{}' });
       expect(keys.release).toHaveBeenCalledTimes(2);
       expect(keys.complete).not.toHaveBeenCalled();
     });
 
     it('never fails the answer it follows', async () => {
       keys.complete.mockRejectedValue(new Error('connection lost'));
-      await expect(sut.settle(claim, { status: 200, headers: {}, body: '{}' })).resolves.toBeUndefined();
+      await expect(sut.settle(held, { status: 200, headers: {}, body: '{}' })).resolves.toBeUndefined();
     });
   });
 });

@@ -4,12 +4,21 @@ import {
   IDEMPOTENCY_CLAIM_LOCK_SECONDS,
   IDEMPOTENCY_KEY_TTL_SECONDS,
   isFinalAnswer,
+  keyDigest,
+  openAnswerBody,
+  sealAnswerBody,
   StoredAnswer,
 } from './idempotency-key';
 import { ClaimTimes, IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
 
+/** A key this request holds: the claim in the table, and the key that seals its answer. */
+export interface HeldIdempotencyKey {
+  key: string;
+  claim: IdempotencyClaim;
+}
+
 export type ClaimOutcome =
-  | { kind: 'claimed'; claim: IdempotencyClaim }
+  | { kind: 'claimed'; held: HeldIdempotencyKey }
   | { kind: 'replay'; answer: StoredAnswer }
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
@@ -28,32 +37,31 @@ export class IdempotencyKeys {
 
   constructor(private readonly keys: IdempotencyKeyRepository) {}
 
+  /** `fingerprint` is `requestFingerprint` of the request under this key. */
   async claim(tenantId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+    const digest = keyDigest(key);
     for (let attempt = 1; ; attempt++) {
-      const claim = await this.keys.claimNew(tenantId, key, fingerprint, TIMES);
-      if (claim) return { kind: 'claimed', claim };
-      const existing = await this.keys.find(tenantId, key);
+      const claim = await this.keys.claimNew(tenantId, digest, fingerprint, TIMES);
+      if (claim) return { kind: 'claimed', held: { key, claim } };
+      const existing = await this.keys.find(tenantId, digest);
       if (existing) {
         const decision = decideOnExistingKey(existing, fingerprint);
+        if (decision.kind === 'replay') return { kind: 'replay', answer: opened(key, decision.answer) };
         if (decision.kind !== 'take_over') return decision;
-        const taken = await this.keys.takeOver(tenantId, key, existing.claimId, fingerprint, TIMES);
-        if (taken) return { kind: 'claimed', claim: taken };
+        const taken = await this.keys.takeOver(tenantId, digest, existing.claimId, fingerprint, TIMES);
+        if (taken) return { kind: 'claimed', held: { key, claim: taken } };
       }
       // Another request released, took over or completed the key meanwhile: look again.
       if (attempt >= CLAIM_ATTEMPTS) return { kind: 'in_flight' };
     }
   }
 
-  /** Frees the key without keeping the answer, so that a retry runs the request again. */
-  async release(claim: IdempotencyClaim): Promise<void> {
-    await this.settle(claim, { status: 500, headers: {}, body: null });
-  }
-
   /** Keeps a final answer for replay; frees the key otherwise. Never fails the response it follows. */
-  async settle(claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
+  async settle({ key, claim }: HeldIdempotencyKey, answer: StoredAnswer): Promise<void> {
     try {
       if (!isFinalAnswer(answer.status)) return await this.keys.release(claim);
-      if (!(await this.keys.complete(claim, answer))) {
+      const sealed = { ...answer, body: answer.body === null ? null : sealAnswerBody(key, answer.body) };
+      if (!(await this.keys.complete(claim, sealed))) {
         this.logger.warn(
           `Idempotency key of tenant ${claim.tenantId} was taken over before its answer was stored`,
         );
@@ -63,4 +71,13 @@ export class IdempotencyKeys {
       this.logger.error({ err: error }, `Could not settle an idempotency key of tenant ${claim.tenantId}`);
     }
   }
+
+  /** Frees the key without keeping the answer, so that a retry runs the request again. */
+  async release(held: HeldIdempotencyKey): Promise<void> {
+    await this.settle(held, { status: 500, headers: {}, body: null });
+  }
+}
+
+function opened(key: string, answer: StoredAnswer): StoredAnswer {
+  return { ...answer, body: answer.body === null ? null : openAnswerBody(key, answer.body) };
 }

@@ -54,11 +54,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
         },
       ]);
     }
-    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    const fingerprint = requestFingerprint(key, request.method, request.url, request.body);
     const outcome = await this.keys.claim(request.principal.tenantId, key, fingerprint);
     switch (outcome.kind) {
       case 'claimed':
-        markClaimed(request, outcome.claim);
+        markClaimed(request, outcome.held);
         return next.handle();
       case 'replay':
         // The stored status, headers and body replace this empty answer as it is sent.

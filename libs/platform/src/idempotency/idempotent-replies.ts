@@ -1,16 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REPLAYED_HEADERS, StoredAnswer } from './idempotency-key';
-import type { IdempotencyClaim } from './idempotency-key.repository';
-import { IdempotencyKeys } from './idempotency-keys.service';
+import { HeldIdempotencyKey, IdempotencyKeys } from './idempotency-keys.service';
 
 const STATE = Symbol('fincore.idempotency');
 
 type IdempotencyState =
-  { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; answer: StoredAnswer };
+  { kind: 'claimed'; held: HeldIdempotencyKey } | { kind: 'replay'; answer: StoredAnswer };
 type WithState = { [STATE]?: IdempotencyState };
 
-export function markClaimed(request: object, claim: IdempotencyClaim): void {
-  (request as WithState)[STATE] = { kind: 'claimed', claim };
+export function markClaimed(request: object, held: HeldIdempotencyKey): void {
+  (request as WithState)[STATE] = { kind: 'claimed', held };
 }
 
 export function markReplay(request: object, answer: StoredAnswer): void {
@@ -45,7 +44,7 @@ export function registerIdempotentReplies(fastify: FastifyInstance, keys: Idempo
       return state.answer.body ?? undefined;
     }
     const answer = answerOf(reply, payload);
-    await (answer ? keys.settle(state.claim, answer) : keys.release(state.claim));
+    await (answer ? keys.settle(state.held, answer) : keys.release(state.held));
     return payload;
   });
 }
