@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { keyDigest } from '@fincore/platform';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
@@ -72,6 +73,25 @@ describe('Idempotency-Key', () => {
     expect(answerOf(retry)).toEqual(answerOf(first));
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     await expectPersonUpdatedEvents(db, acme, person.personId, 0);
+  });
+
+  it('does not keep a refusal of the moment (429): the key stays free for a later retry', async () => {
+    const person = await createPerson(credentials.api, acme.token);
+    const wrong = { ...person, password: 'not the password at all' };
+    for (let i = 0; i < 5; i++) await credentials.api.post(INVALIDATE, wrong, { token: acme.token });
+
+    expectProblem(
+      await credentials.api.post(INVALIDATE, person, withKey('locked-1')),
+      429,
+      'credentials_locked',
+    );
+    expect(await countRows(db, 'platform.idempotency_keys', { key_digest: keyDigest('locked-1') })).toBe(0);
+    // Not bound to the first body: another one under the key is run, not refused as a reuse.
+    expectProblem(
+      await credentials.api.post(INVALIDATE, wrong, withKey('locked-1')),
+      429,
+      'credentials_locked',
+    );
   });
 
   it('provisions a card once for two sends of one key; without a key the second is a conflict', async () => {
