@@ -18,7 +18,8 @@ const HEADER = {
   description:
     `Makes a retry safe (IETF draft "The Idempotency-Key HTTP Header Field"): for ${HOURS} h the same key with the same ` +
     'request (method, path, JSON body) answers what the first one answered, with `Idempotent-Replayed: true`, and ' +
-    'changes nothing again. Keys are per tenant; a plain value or a Structured Field string ("…"). Server errors ' +
+    'changes nothing again. Keys are per tenant; send a random value (a UUID), plain or as a Structured Field ' +
+    'string ("…"): it also seals the answer kept for the replay. Server errors ' +
     '(5xx) are not kept: a retry runs the request again.',
   schema: {
     type: 'string',

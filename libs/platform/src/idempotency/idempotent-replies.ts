@@ -17,7 +17,7 @@ export function markReplay(request: object, answer: StoredAnswer): void {
 }
 
 /** The answer as it goes out, in the form it is stored; undefined when it is not text (not ours to keep). */
-export function answerOf(reply: FastifyReply, payload: unknown): StoredAnswer | undefined {
+function answerOf(reply: FastifyReply, payload: unknown): StoredAnswer | undefined {
   if (payload !== undefined && payload !== null && typeof payload !== 'string') return undefined;
   const headers: Record<string, string> = {};
   for (const name of REPLAYED_HEADERS) {
@@ -43,6 +43,8 @@ export function registerIdempotentReplies(fastify: FastifyInstance, keys: Idempo
         .header('idempotent-replayed', 'true');
       return state.answer.body ?? undefined;
     }
+    // Settled once, even if the answer is sent again (an error raised while sending it).
+    delete (request as WithState)[STATE];
     const answer = answerOf(reply, payload);
     await (answer ? keys.settle(state.held, answer) : keys.release(state.held));
     return payload;
