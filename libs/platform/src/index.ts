@@ -5,6 +5,8 @@ export * from './errors/messages';
 export * from './errors/problem';
 export * from './errors/render';
 export * from './validation/validation';
+export * from './validation/primitives';
+export * from './validation/cursor';
 export * from './auth/principal';
 export * from './auth/scopes';
 export * from './auth/decorators';
