@@ -4,6 +4,7 @@ export * from './context/request-context';
 export * from './errors/messages';
 export * from './errors/problem';
 export * from './errors/render';
+export * from './errors/http-layer';
 export * from './validation/validation';
 export * from './validation/primitives';
 export * from './validation/cursor';
