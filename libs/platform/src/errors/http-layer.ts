@@ -24,6 +24,9 @@ export function frameworkErrorHandler(config: AppConfig) {
   };
 }
 
+/** How long a connection whose request could not be parsed stays open after the answer, if idle. */
+const CLOSE_AFTER_MS = 5_000;
+
 /** The problem for an error of Node's HTTP parser, or undefined when no answer can reach the caller. */
 export function clientErrorProblem(error: Error & { code?: string }): ProblemException | undefined {
   switch (error.code) {
@@ -63,5 +66,7 @@ export function clientErrorHandler(config: AppConfig) {
       'connection: close',
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    // The caller may keep its side open (or keep sending what the parser refused): not for long.
+    socket.setTimeout(CLOSE_AFTER_MS, () => socket.destroy());
   };
 }
