@@ -93,6 +93,13 @@ describe('HTTP-layer errors as problem+json', () => {
     expectRawProblem(answer, 400, 'validation_failed');
   });
 
+  it('answers bad percent-encoding in the query string with 400 validation_failed', async () => {
+    const { token } = await stack.createTenant();
+    const target = '/api/v1/cards/CARD-1/settings/history?limit=%E0%A4%A&beforeVersion=%FF';
+    const answer = await rawRequest(sut, get(target, [`x-auth-token: ${token}`]));
+    expectRawProblem(answer, 400, 'validation_failed');
+  });
+
   it('answers a path parameter of 2000 characters with 414 uri_too_long', async () => {
     const answer = await rawRequest(sut, get(`/api/v1/cards/${'C'.repeat(2000)}`));
     expectRawProblem(answer, 414, 'uri_too_long');
