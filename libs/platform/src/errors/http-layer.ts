@@ -50,7 +50,10 @@ export function clientErrorProblem(error: Error & { code?: string }): ProblemExc
 export function clientErrorHandler(config: AppConfig) {
   return (error: Error & { code?: string }, socket: Socket): void => {
     const problem = clientErrorProblem(error);
-    if (!problem || socket.destroyed || !socket.writable) {
+    // A parse error in a body can come after the answer to it has begun: a second status line
+    // would corrupt it, so such a connection is only closed (as Node itself does).
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+    if (!problem || answering || socket.destroyed || !socket.writable) {
       socket.destroy();
       return;
     }
