@@ -7,6 +7,8 @@ import { Logger } from 'nestjs-pino';
 import { Client } from 'pg';
 import { describeDatabase } from '@fincore/database';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { clientErrorHandler, frameworkErrorHandler } from './errors/http-layer';
+import { MAX_PARAM_LENGTH } from './errors/render';
 import { setupOpenApi } from './http/openapi';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
 import { registerIdempotentReplies } from './idempotency/idempotent-replies';
@@ -35,6 +37,10 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.HTTP_BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // What the router and Node's parser refuse never reaches Nest's filter: answered here alike.
+    frameworkErrors: frameworkErrorHandler(config),
+    clientErrorHandler: clientErrorHandler(config),
     // x-request-id is taken when sane, generated otherwise, and written back so every layer sees one value.
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedIntParam, freeText } from '@fincore/platform';
 import { CardStatus } from '../cards/domain/card-status';
 import { CardId, UsageGroupCode } from '../identifiers.schemas';
 import { NetworkSchema } from '../service-codes/service-code.schemas';
@@ -14,7 +15,9 @@ import { AuthorisationDecisionReason, SettingsChangeCause } from './domain/card-
 
 export const AuthorisationTypeEntry = z
   .object({
-    serviceCode: z.string().min(1).max(8).describe('One of the service codes of GET /api/v1/service-codes'),
+    serviceCode: freeText({ max: 8, trim: false }).describe(
+      'One of the service codes of GET /api/v1/service-codes',
+    ),
     allowed: z.boolean().describe('true: authorisations with this service code are allowed for the card'),
   })
   .strict()
@@ -60,11 +63,8 @@ export const CardSettingsView = z
 
 export const HistoryQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(200).default(50).describe('Entries per page, newest first'),
-    beforeVersion: z.coerce
-      .number()
-      .int()
-      .min(1)
+    limit: boundedIntParam({ min: 1, max: 200 }).default(50).describe('Entries per page, newest first'),
+    beforeVersion: boundedIntParam({ min: 1 })
       .optional()
       .describe('Only versions below this one (the next page)'),
   })
@@ -101,7 +101,7 @@ export const SettingsHistoryResponse = z
   .meta({ id: 'CardSettingsHistory', example: SETTINGS_HISTORY_EXAMPLE });
 
 export const AuthorisationCheckBody = z
-  .object({ serviceCode: z.string().min(1).max(8).describe('Service code of the authorisation') })
+  .object({ serviceCode: freeText({ max: 8, trim: false }).describe('Service code of the authorisation') })
   .strict()
   .meta({ id: 'AuthorisationCheckRequest', example: AUTHORISATION_CHECK_EXAMPLE });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalString } from '@fincore/platform';
 import { isCalendarDate } from './domain/calendar';
 import { isKnownCurrency } from './domain/currency';
 import { AccountId, CardId } from './card-context';
@@ -33,12 +34,8 @@ export const CurrencyCode = z
   .describe('ISO 4217 currency code');
 
 /** Figures of price lists and rates travel as decimal strings: no binary floating point on the way. */
-export const decimalString = (what: string, example: string) =>
-  z
-    .string()
-    .regex(/^\d{1,12}(\.\d{1,10})?$/, 'a non-negative decimal written as a string, e.g. "12.50"')
-    .describe(what)
-    .meta({ example });
+export const decimalFigure = (what: string, example: string) =>
+  decimalString({ integerDigits: 12, fractionDigits: 10 }).describe(what).meta({ example });
 
 function uniqueItems(values: readonly string[], ctx: z.RefinementCtx, what: string) {
   const seen = new Set<string>();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '@fincore/platform';
 import { UsageGroupCode } from '../identifiers.schemas';
 import { SERVICE_CODE_VALUES } from '../service-codes/domain/service-codes';
 import {
@@ -17,14 +18,14 @@ const allowedServiceCodes = z
 export const CreateUsageGroupBody = z
   .object({
     code: UsageGroupCode,
-    name: z.string().trim().min(1).max(200).describe('Display name'),
+    name: freeText({ max: 200 }).describe('Display name'),
     allowedServiceCodes,
   })
   .strict()
   .meta({ id: 'CreateUsageGroupRequest', example: CREATE_USAGE_GROUP_EXAMPLE });
 
 export const UpdateUsageGroupBody = z
-  .object({ name: z.string().trim().min(1).max(200).describe('Display name'), allowedServiceCodes })
+  .object({ name: freeText({ max: 200 }).describe('Display name'), allowedServiceCodes })
   .strict()
   .meta({ id: 'UpdateUsageGroupRequest', example: UPDATE_USAGE_GROUP_EXAMPLE });
 

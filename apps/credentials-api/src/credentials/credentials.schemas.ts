@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CredentialsStatus } from '../persons/domain/credentials';
-import { NO_NUL } from '../persons/persons.schemas';
+import { freeText } from '@fincore/platform';
 import {
   AUTHENTICATE_EXAMPLE,
   AUTHENTICATED_EXAMPLE,
@@ -9,11 +9,7 @@ import {
 } from './credentials.examples';
 
 // Bounds only: whatever is within them gets the one uniform answer, so the shape tells nothing.
-const GivenUsername = z
-  .string()
-  .min(1)
-  .max(256)
-  .regex(...NO_NUL)
+const GivenUsername = freeText({ max: 256, trim: false })
   .describe('The person’s username')
   .meta({ example: 'demo.user' });
 const GivenPassword = z
@@ -25,11 +21,7 @@ const GivenPassword = z
 
 export const InvalidateCredentialsBody = z
   .object({
-    personId: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(...NO_NUL)
+    personId: freeText({ max: 64, trim: false })
       .describe('Identifier of the customer (person)')
       .meta({ example: 'demo-person-1' }),
     username: GivenUsername.describe('The customer’s username; must be that of the person personId'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText, isWellFormedText } from '@fincore/platform';
 import { CredentialsStatus } from './domain/credentials';
 import {
   CREATE_PERSON_EXAMPLE,
@@ -7,9 +8,6 @@ import {
   SET_CREDENTIALS_EXAMPLE,
   UPDATE_PERSON_EXAMPLE,
 } from './persons.examples';
-
-/** PostgreSQL text cannot hold NUL: refused as malformed, before it can reach a query as a 500. */
-export const NO_NUL = [/^[^\0]*$/, 'must not contain NUL characters'] as const;
 
 export const PERSON_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -30,25 +28,13 @@ export const Username = z
 export const NewPassword = z
   .string()
   .max(1024)
+  // UTF-8 would replace an unpaired surrogate, so two different passwords would hash alike.
+  .refine(isWellFormedText, { message: 'must be valid Unicode (no unpaired surrogates)', abort: true })
   .describe('At least 12 characters, at least 5 different ones, not containing the username or person id')
   .meta({ example: 'correct horse battery staple' });
 
-const FirstName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(...NO_NUL)
-  .describe('Given name')
-  .meta({ example: 'Ada' });
-const LastName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(...NO_NUL)
-  .describe('Family name')
-  .meta({ example: 'Lovelace' });
+const FirstName = freeText({ max: 100 }).describe('Given name').meta({ example: 'Ada' });
+const LastName = freeText({ max: 100 }).describe('Family name').meta({ example: 'Lovelace' });
 const Email = z.email().max(254).describe('E-mail address').meta({ example: 'ada@example.com' });
 const Phone = z
   .string()

@@ -50,11 +50,4 @@ registerMessages({
       de: 'Die Webhook-Zustellung {deliveryId} ist noch ausstehend; sie wird automatisch wiederholt.',
     },
   },
-  invalid_cursor: {
-    title: { en: 'Invalid cursor', de: 'Ungültiger Cursor' },
-    detail: {
-      en: 'Pass the nextCursor of a previous page unchanged.',
-      de: 'Übergeben Sie den nextCursor einer vorherigen Seite unverändert.',
-    },
-  },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AttemptOutcome, DELIVERY_STATUSES, DeliveryStatus } from '@fincore/notifications';
+import { boundedIntParam, cursorParam } from '@fincore/platform';
 import {
   EntityId,
   NotificationTypeCode,
@@ -20,8 +21,8 @@ export const DeliveryListQuery = z
     status: DeliveryStatusCode.optional(),
     endpointId: EntityId.optional(),
     notificationTypeCode: NotificationTypeCode.optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1-100'),
-    cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
+    limit: boundedIntParam({ min: 1, max: 100 }).default(20).describe('Page size, 1-100'),
+    cursor: cursorParam().optional().describe('nextCursor of the previous page'),
   })
   .strict()
   .meta({ id: 'WebhookDeliveryListQuery' });

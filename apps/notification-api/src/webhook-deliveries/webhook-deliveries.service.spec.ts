@@ -5,12 +5,11 @@ import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
-import type { Principal } from '@fincore/platform';
+import { keysetCursor, type Principal } from '@fincore/platform';
 import { aWebhookDelivery, aWebhookEndpoint } from '../../../../test/support/builders/notifications';
 import { newDouble } from '../../../../test/support/doubles';
 import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { DeliveryQueue } from './delivery-queue';
-import { decodeCursor, encodeCursor } from './domain/cursor';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
 const principal: Principal = { tokenId: 't', tenantId: 'tenant-1', tenantCode: 'ACME', scopes: [] };
@@ -45,7 +44,10 @@ describe('WebhookDeliveriesService', () => {
         3,
       );
       expect(result.items.map((d) => d.id)).toEqual([page[0].id, page[1].id]);
-      expect(decodeCursor(result.nextCursor!)).toEqual({ createdAt: page[1].createdAt, id: page[1].id });
+      expect(keysetCursor.decode(result.nextCursor!)).toEqual({
+        createdAt: page[1].createdAt,
+        id: page[1].id,
+      });
     });
 
     it('continues after the cursor and answers no cursor on the last page', async () => {
@@ -55,7 +57,7 @@ describe('WebhookDeliveriesService', () => {
       };
       deliveries.listOfTenant.mockResolvedValue([aWebhookDelivery()]);
 
-      const result = await sut.list(principal, { limit: 2, cursor: encodeCursor(position) });
+      const result = await sut.list(principal, { limit: 2, cursor: keysetCursor.encode(position) });
 
       expect(deliveries.listOfTenant.mock.calls[0][1].before).toEqual(position);
       expect(result.nextCursor).toBeNull();

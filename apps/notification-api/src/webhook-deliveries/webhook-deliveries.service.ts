@@ -6,9 +6,8 @@ import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
-import { Principal, ProblemException } from '@fincore/platform';
+import { keysetCursor, Principal, ProblemException } from '@fincore/platform';
 import { DeliveryQueue } from './delivery-queue';
-import { decodeCursor, encodeCursor } from './domain/cursor';
 import { retryRefusal } from './domain/retry-rules';
 import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-deliveries.mapper';
 import type { DeliveryListQuery } from './webhook-deliveries.schemas';
@@ -24,9 +23,7 @@ export class WebhookDeliveriesService {
 
   /** Newest first, keyset-paginated so pages stay stable while deliveries keep arriving. */
   async list(principal: Principal, query: DeliveryListQuery) {
-    const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-    if (query.cursor && !before)
-      throw new ProblemException('invalid_cursor', 400, {}, [{ field: 'cursor', message: 'unknown cursor' }]);
+    const before = query.cursor ? keysetCursor.decode(query.cursor) : undefined;
     const rows = await this.deliveries.listOfTenant(
       principal.tenantId,
       {
@@ -42,7 +39,9 @@ export class WebhookDeliveriesService {
     return {
       items: page.map(mapWebhookDelivery),
       nextCursor:
-        rows.length > query.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+        rows.length > query.limit && last
+          ? keysetCursor.encode({ createdAt: last.createdAt, id: last.id })
+          : null,
     };
   }
 

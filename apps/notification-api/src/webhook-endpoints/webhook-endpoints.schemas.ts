@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@fincore/events';
 import { EndpointStatus } from '@fincore/notifications';
+import { freeText, instant } from '@fincore/platform';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
 import {
   createWebhookEndpointExample,
@@ -27,12 +28,7 @@ export const CreateWebhookEndpointRequest = z
       .describe(
         'Where to POST; https (or http), public addresses only unless the operator allows private networks',
       ),
-    description: z
-      .string()
-      .trim()
-      .max(500)
-      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
-      .optional(),
+    description: freeText({ max: 500, min: 0, multiline: true }).optional(),
     notificationTypeCodes: z
       .array(NotificationTypeCode)
       .min(1)
@@ -82,8 +78,8 @@ export const RotateSecretResponse = z
 
 export const ReplayRequest = z
   .object({
-    since: timestamp.describe('Replay failed deliveries created at or after this instant'),
-    until: timestamp.optional().describe('…and before this one (default: now)'),
+    since: instant().describe('Replay failed deliveries created at or after this instant'),
+    until: instant().optional().describe('…and before this one (default: now)'),
   })
   .strict()
   .meta({ id: 'ReplayFailedDeliveriesRequest', example: replayRequestExample });

@@ -98,6 +98,48 @@ registerMessages({
       de: 'Senden Sie den Inhalt der Anfrage als application/json.',
     },
   },
+  malformed_url: {
+    title: { en: 'Malformed URL', de: 'Fehlerhafte URL' },
+    detail: {
+      en: 'The path is not valid: check its percent-encoding (%XX with two hexadecimal digits, valid UTF-8).',
+      de: 'Der Pfad ist ungültig: prüfen Sie die Prozent-Kodierung (%XX mit zwei Hexadezimalziffern, gültiges UTF-8).',
+    },
+  },
+  uri_too_long: {
+    title: { en: 'URI too long', de: 'URI zu lang' },
+    detail: {
+      en: 'A path segment is longer than {limit} characters; no identifier is that long.',
+      de: 'Ein Pfadabschnitt ist länger als {limit} Zeichen; kein Bezeichner ist so lang.',
+    },
+  },
+  headers_too_large: {
+    title: { en: 'Request header fields too large', de: 'Anfrage-Header zu groß' },
+    detail: {
+      en: 'The request line and headers together exceed the limit of {limit} bytes.',
+      de: 'Anfragezeile und Header überschreiten zusammen die Grenze von {limit} Bytes.',
+    },
+  },
+  malformed_request: {
+    title: { en: 'Malformed HTTP request', de: 'Fehlerhafte HTTP-Anfrage' },
+    detail: {
+      en: 'The request is not valid HTTP/1.1 and was not processed.',
+      de: 'Die Anfrage ist kein gültiges HTTP/1.1 und wurde nicht verarbeitet.',
+    },
+  },
+  request_timeout: {
+    title: { en: 'Request timeout', de: 'Zeitüberschreitung der Anfrage' },
+    detail: {
+      en: 'The request was not received completely in time.',
+      de: 'Die Anfrage wurde nicht rechtzeitig vollständig empfangen.',
+    },
+  },
+  invalid_cursor: {
+    title: { en: 'Invalid cursor', de: 'Ungültiger Cursor' },
+    detail: {
+      en: 'Pass the nextCursor of a previous page unchanged.',
+      de: 'Übergeben Sie den nextCursor einer vorherigen Seite unverändert.',
+    },
+  },
   route_not_found: {
     title: { en: 'Not found', de: 'Nicht gefunden' },
     detail: { en: 'No route matches {method} {path}.', de: 'Keine Route passt zu {method} {path}.' },

@@ -44,6 +44,9 @@ interface RequestLike {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** Longest path parameter the router takes: above any identifier, even fully percent-encoded. */
+export const MAX_PARAM_LENGTH = 256;
+
 /** Maps Fastify's own errors (body parsing, content type, size), which Nest hands over wrapped. */
 function classifyFastify(error: unknown, bodyLimit: number): ProblemException | undefined {
   const fst = error as { code?: string; statusCode?: number; message?: string };
@@ -53,6 +56,10 @@ function classifyFastify(error: unknown, bodyLimit: number): ProblemException | 
       return new ProblemException('payload_too_large', 413, { limit: bodyLimit });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ProblemException('unsupported_media_type', 415);
+    case 'FST_ERR_BAD_URL':
+      return new ProblemException('malformed_url', 400);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ProblemException('uri_too_long', 414, { limit: MAX_PARAM_LENGTH });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ProblemException('malformed_json', 400);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '@fincore/platform';
 import {
   LABEL_EXAMPLE,
   LABEL_LIST_EXAMPLE,
@@ -10,7 +11,7 @@ import {
 
 export const TransactionTypeBody = z
   .object({
-    name: z.string().trim().min(1).max(200).describe('Name shown to the pricing team'),
+    name: freeText({ max: 200 }).describe('Name shown to the pricing team'),
     zeroAmountAllowed: z
       .boolean()
       .default(false)
@@ -28,7 +29,7 @@ export const TransactionTypeList = z
   .meta({ id: 'TransactionTypeList', example: TRANSACTION_TYPE_LIST_EXAMPLE });
 
 export const LabelBody = z
-  .object({ name: z.string().trim().min(1).max(200).describe('What the label means') })
+  .object({ name: freeText({ max: 200 }).describe('What the label means') })
   .strict()
   .meta({ id: 'LabelRequest', example: LABEL_REQUEST_EXAMPLE });
 

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
-import { CalendarDate, CurrencyCode, decimalString } from '../common.schemas';
+import { CalendarDate, CurrencyCode, decimalFigure } from '../common.schemas';
 import { EXCHANGE_RATE_EXAMPLE, EXCHANGE_RATE_LIST_EXAMPLE } from './exchange-rate.examples';
 
 export const ExchangeRateBody = z
@@ -8,7 +8,7 @@ export const ExchangeRateBody = z
     baseCurrency: CurrencyCode,
     quoteCurrency: CurrencyCode,
     validFrom: CalendarDate.describe('The rate holds from this date until the next rate of the pair'),
-    rate: decimalString('Units of quoteCurrency for one unit of baseCurrency', '0.92').refine(
+    rate: decimalFigure('Units of quoteCurrency for one unit of baseCurrency', '0.92').refine(
       (v) => new Decimal(v).gt(0),
       'must be positive',
     ),

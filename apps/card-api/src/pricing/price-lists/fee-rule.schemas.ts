@@ -1,12 +1,13 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { freeText } from '@fincore/platform';
 import { fitsMinorUnit, isKnownCurrency, minorUnits } from '../domain/currency';
 import { feeRuleProblems } from '../domain/fee-rule-document';
 import { TIER_MODES } from '../domain/pricing-model';
-import { CatalogCode, codeList, CurrencyCode, decimalString } from '../common.schemas';
+import { CatalogCode, codeList, CurrencyCode, decimalFigure } from '../common.schemas';
 
-const MoneyFigure = decimalString('Amount in the rule currency', '2.00');
-const Percent = decimalString('Percentage of the amount, e.g. "1.75" for 1.75 %', '1.75').refine(
+const MoneyFigure = decimalFigure('Amount in the rule currency', '2.00');
+const Percent = decimalFigure('Percentage of the amount, e.g. "1.75" for 1.75 %', '1.75').refine(
   (v) => new Decimal(v).lte(100),
   'at most 100 (percent)',
 );
@@ -39,7 +40,7 @@ const Calculation = z.discriminatedUnion('kind', [
 export const FeeRuleSchema = z
   .object({
     feeTypeCode: CatalogCode.describe('Fee type; per fee type the first matching rule of the list applies'),
-    description: z.string().trim().min(1).max(300),
+    description: freeText({ max: 300 }).describe('What the fee is; shown in quotes'),
     transactionTypeCodes: codeList('transaction type', 1).describe('Transaction types the rule prices'),
     labelsAll: codeList('label', 0)
       .default([])

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '@fincore/platform';
 import { PRICE_LIST_LEVELS } from '../domain/pricing-model';
 import { AccountIdField, CalendarDate, CardIdField } from '../common.schemas';
 import { FeeRuleSchema } from './fee-rule.schemas';
@@ -14,7 +15,7 @@ export const PriceListBody = z
       .string()
       .regex(/^[A-Z0-9][A-Z0-9_.-]{0,63}$/, 'upper-case letters, digits, _ . - (1 to 64)')
       .describe('Unique per tenant'),
-    name: z.string().trim().min(1).max(200),
+    name: freeText({ max: 200 }).describe('Name shown to the pricing team'),
     level: z.enum(PRICE_LIST_LEVELS).describe('TENANT default, or for one account, or for one card'),
     accountId: AccountIdField.optional().describe('Required for level ACCOUNT, refused otherwise'),
     cardId: CardIdField.optional().describe('Required for level CARD, refused otherwise'),

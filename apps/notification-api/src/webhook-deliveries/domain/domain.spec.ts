@@ -1,20 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { decodeCursor, encodeCursor } from './cursor';
 import { retryRefusal } from './retry-rules';
-
-describe('cursor', () => {
-  it('round-trips a position', () => {
-    const position = { createdAt: new Date('2026-01-10T12:00:00.123Z'), id: randomUUID() };
-    expect(decodeCursor(encodeCursor(position))).toEqual(position);
-  });
-  it('refuses cursors it did not make', () => {
-    expect(decodeCursor('garbage')).toBeUndefined();
-    expect(
-      decodeCursor(Buffer.from('2026-01-10T12:00:00Z|not-a-uuid').toString('base64url')),
-    ).toBeUndefined();
-    expect(decodeCursor(Buffer.from(`yesterday|${randomUUID()}`).toString('base64url'))).toBeUndefined();
-  });
-});
 
 describe('retryRefusal', () => {
   const active = { status: 'ACTIVE' as const, deletedAt: null };
