@@ -70,7 +70,9 @@ describe('notifier: Bull Board in a browser', () => {
     await eventually(async () => (await broken.getState()) === 'failed', { what: 'the job to fail' });
 
     const hosts = new Set<string>();
+    const refusals: string[] = [];
     browser.on('request', (request) => hosts.add(new URL(request.url()).hostname));
+    browser.on('response', (r) => void (r.status() >= 400 && refusals.push(`${r.status()} ${r.url()}`)));
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
     const board = `${world.notifier.url}/admin/queues`;
@@ -82,6 +84,10 @@ describe('notifier: Bull Board in a browser', () => {
     await page.getByRole('link', { name: `#${broken.id} deliver` }).click();
     await page.waitForURL(`**/queue/${QueueName.WebhookDeliveries}/${broken.id}**`);
     await page.getByText('invalid input syntax for type uuid').waitFor();
+    // The board's typeface was loaded, from the notifier: no fallback font.
+    const plexLoaded = `document.fonts.ready.then((fonts) =>
+      [...fonts].some((f) => f.family.replaceAll('"', '') === 'IBM Plex Sans' && f.status === 'loaded'))`;
+    await expect(page.evaluate(plexLoaded)).resolves.toBe(true);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'bull-board-failed-job.png'), fullPage: true });
     await page.getByRole('tab', { name: 'Data' }).click();
@@ -93,6 +99,7 @@ describe('notifier: Bull Board in a browser', () => {
     await page.getByText(`${refused.attemptCount} started`).waitFor();
     await expect(page.getByText(refused.id).count()).resolves.toBeGreaterThanOrEqual(2);
 
+    expect(refusals).toEqual([]);
     expect(hosts.size).toBeGreaterThan(0);
     expect([...hosts].filter((host) => host !== '127.0.0.1' && host !== 'localhost')).toEqual([]);
   }, 60_000);
