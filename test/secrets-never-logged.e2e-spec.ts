@@ -99,7 +99,12 @@ describe('secrets never reach a log line', () => {
       const renewed = { username: `${person.username}.new`, password: 'a renewed passphrase!' };
       secrets.push(person.password, wrong.password, renewed.password);
       expect((await authenticatePerson(credentials, token, person)).status).toBe(200);
-      expect((await authenticatePerson(credentials, token, wrong)).status).toBe(401);
+      const wrongAttempt = await credentials.post(
+        '/api/v1/credentials/authenticate',
+        { username: wrong.username, password: wrong.password },
+        { token, headers: { 'x-request-id': `wrong-password-${code}` } },
+      );
+      expect(wrongAttempt.status).toBe(401);
       const invalidate = (p: PersonInput) => credentials.post('/api/v1/credentials/invalidate', p, { token });
       expect((await invalidate(wrong)).status).toBe(422);
       expectStatus(await invalidate(person), 200, 'invalidate');
@@ -145,6 +150,24 @@ describe('secrets never reach a log line', () => {
         '"route":"/api/v1/credentials/authenticate"',
       );
       expect(requestLines(outputs.notifier).join('\n')).toContain('"statusCode":401');
+      const wrongAttemptLine = requestLines(outputs['credentials-api'])
+        .map((line) => JSON.parse(line))
+        .find((line) => line.requestId === `wrong-password-${code}`);
+      expect(wrongAttemptLine).toEqual({
+        level: 30,
+        time: expect.any(Number),
+        pid: expect.any(Number),
+        hostname: expect.any(String),
+        name: 'credentials-api',
+        app: 'credentials-api',
+        requestId: `wrong-password-${code}`,
+        method: 'POST',
+        route: '/api/v1/credentials/authenticate',
+        path: '/api/v1/credentials/authenticate',
+        statusCode: 401,
+        responseTime: expect.any(Number),
+        msg: 'request completed',
+      });
       for (const [name, output] of Object.entries(outputs)) {
         expect({ [name]: linesWithSecrets(output.split('\n'), secrets) }).toEqual({ [name]: [] });
       }
