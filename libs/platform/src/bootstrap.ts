@@ -3,7 +3,7 @@ import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { Client } from 'pg';
 import { describeDatabase } from '@fincore/database';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
@@ -28,6 +28,8 @@ export interface AppDefinition {
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const VERSION = '0.1.0';
+/** Probes, polled every few seconds, are left out of the request log. */
+const QUIET_PATHS = /^\/(health|metrics)(\/|\?|$)/;
 
 /** Builds a ready, not yet listening app: tests call this; main.ts calls runApp. */
 export async function createApp(
@@ -68,14 +70,26 @@ export async function createApp(
 
   const metrics = app.get(MetricsService);
   fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
     metrics.httpDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions?.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      },
+      { method: request.method, route, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    // One line per request; the path without its query string, and never a header.
+    if (!QUIET_PATHS.test(request.url)) {
+      PinoLogger.root.info(
+        {
+          app: definition.name,
+          requestId: request.id,
+          method: request.method,
+          route,
+          path: request.url.split('?')[0],
+          statusCode: reply.statusCode,
+          responseTime: Math.round(reply.elapsedTime),
+        },
+        'request completed',
+      );
+    }
     done();
   });
 

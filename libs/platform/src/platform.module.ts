@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -44,12 +44,16 @@ export class PlatformModule implements NestModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({
+          // The library's default route pattern matches nothing under NestJS 12's Fastify adapter,
+          // which left requests without their logger context.
+          forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
           pinoHttp: {
             name: appName,
             level: config.LOG_LEVEL,
             genReqId: (req) => String(req.headers['x-request-id']),
             customProps: () => ({ app: appName }),
-            autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
+            // The line per request is written by a Fastify hook (see bootstrap), which knows the route.
+            autoLogging: false,
             redact: ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie'],
             serializers: {
               req: (req: { id: string; method: string; url: string }) => ({

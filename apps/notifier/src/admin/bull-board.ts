@@ -1,12 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { dirname } from 'node:path';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
+import fastifyStatic from '@fastify/static';
 import { Logger } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QueueName } from '@fincore/events';
 import type { AppConfig } from '@fincore/platform';
 
@@ -35,6 +37,37 @@ export function basicAuthMatches(
   if (!header?.startsWith('Basic ')) return false;
   const given = Buffer.from(header.slice(6), 'base64').toString('utf8');
   return timingSafeEqual(digest(given), digest(`${expected.username}:${expected.password}`));
+}
+
+/** The board's page links its fonts from a web font service; operators may have no internet. */
+const REMOTE_FONTS_LINK = /<link[^>]+href="https:\/\/fonts\.googleapis\.com\/[^"]*"[^>]*>/;
+const LOCAL_FONT_FAMILIES = ['ibm-plex-sans', 'ibm-plex-mono'] as const;
+const LOCAL_FONT_STYLESHEETS = [
+  'ibm-plex-sans/400',
+  'ibm-plex-sans/500',
+  'ibm-plex-sans/600',
+  'ibm-plex-mono/400',
+  'ibm-plex-mono/500',
+]
+  .map((sheet) => `<link href="fonts/${sheet}.css" rel="stylesheet">`)
+  .join('');
+
+/** The same typefaces, served by the notifier from their npm packages. */
+async function serveLocalFonts(scope: FastifyInstance): Promise<void> {
+  for (const family of LOCAL_FONT_FAMILIES) {
+    await scope.register(fastifyStatic, {
+      root: dirname(require.resolve(`@fontsource/${family}/package.json`)),
+      prefix: `/fonts/${family}/`,
+      decorateReply: false,
+      allowedPath: (path) => /^\/(\d{3}\.css|files\/[\w-]+\.woff2?)$/.test(path),
+    });
+  }
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    return type.startsWith('text/html') && typeof payload === 'string'
+      ? payload.replace(REMOTE_FONTS_LINK, LOCAL_FONT_STYLESHEETS)
+      : payload;
+  });
 }
 
 /**
@@ -69,6 +102,7 @@ export async function mountBullBoard(app: NestFastifyApplication, config: AppCon
             code: 'unauthenticated',
           });
       });
+      await serveLocalFonts(scope);
       await scope.register(serverAdapter.registerPlugin() as never);
     },
     { prefix: BULL_BOARD_PATH },
