@@ -35,6 +35,8 @@ export class RateLimiter {
     // A defined command runs by EVALSHA: the script is sent once, not with every request.
     if (!('fincoreRateConsume' in this.redis)) {
       this.redis.defineCommand('fincoreRateConsume', { numberOfKeys: 1, lua: CONSUME });
+    }
+    if (!('fincoreRateGiveBack' in this.redis)) {
       this.redis.defineCommand('fincoreRateGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
     }
   }
