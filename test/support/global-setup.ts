@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { migrate } from '../../libs/database/src/data-source';
-import { ADMIN_DATABASE_URL, databaseUrl, templateDatabase } from './run';
+import { ADMIN_DATABASE_URL, templateDatabase } from './run';
+import { createMigratedTemplate } from './template';
 
 /**
  * Once per `npm test`: a run id, and a migrated template database that each test file clones
@@ -10,12 +9,5 @@ import { ADMIN_DATABASE_URL, databaseUrl, templateDatabase } from './run';
 export default async function globalSetup(): Promise<void> {
   const run = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   process.env.FINCORE_TEST_RUN = run;
-  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${templateDatabase(run)}"`);
-  } finally {
-    await admin.end();
-  }
-  await migrate({ DATABASE_URL: databaseUrl(templateDatabase(run)) });
+  await createMigratedTemplate(ADMIN_DATABASE_URL, templateDatabase(run));
 }

@@ -19,12 +19,13 @@ import {
 } from '@fincore/platform';
 import { ApiClient, eventually } from './http';
 import { freePort } from './net';
+import type { OwnedPostgres, OwnedRedis } from './owned';
+import { urlOfDatabase } from './template';
 
 export { freePort };
 import {
   ADMIN_DATABASE_URL,
   databasePrefix,
-  databaseUrl,
   queuePrefixBase,
   runId,
   templateDatabase,
@@ -51,6 +52,19 @@ export const TEST_SETTINGS: Record<string, string> = {
 };
 
 let counter = 0;
+
+/** The PostgreSQL and Redis a stack runs on: the machine's shared ones unless a test brings its own. */
+export interface StackServices {
+  /** A URL of the server's maintenance database, for creating and dropping the stack's one. */
+  adminUrl: string;
+  /** The migrated database each stack is cloned from. */
+  template: string;
+  redisUrl: string;
+}
+
+function sharedServices(): StackServices {
+  return { adminUrl: ADMIN_DATABASE_URL, template: templateDatabase(runId()), redisUrl: TEST_REDIS_URL };
+}
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -88,26 +102,30 @@ export class TestStack {
   private constructor(
     readonly databaseName: string,
     overrides: Record<string, string>,
+    private readonly services: StackServices,
   ) {
     const queuePrefix = `${queuePrefixBase(runId())}-${process.env.JEST_WORKER_ID ?? 0}-${++counter}-${randomBytes(2).toString('hex')}`;
     this.env = {
       ...TEST_SETTINGS,
-      DATABASE_URL: databaseUrl(databaseName),
+      REDIS_URL: services.redisUrl,
+      DATABASE_URL: urlOfDatabase(services.adminUrl, databaseName),
       QUEUE_PREFIX: queuePrefix,
       ...overrides,
     };
     this.config = loadConfig(this.env);
   }
 
-  static async create(overrides: Record<string, string> = {}): Promise<TestStack> {
-    const run = runId();
-    const name = `${databasePrefix(run)}${process.env.JEST_WORKER_ID ?? 0}_${++counter}_${randomBytes(3).toString('hex')}`;
-    const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  static async create(
+    overrides: Record<string, string> = {},
+    services: StackServices = sharedServices(),
+  ): Promise<TestStack> {
+    const name = `${databasePrefix(runId())}${process.env.JEST_WORKER_ID ?? 0}_${++counter}_${randomBytes(3).toString('hex')}`;
+    const admin = new Client({ connectionString: services.adminUrl });
     await admin.connect();
     try {
       await eventually(
         async () => {
-          await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase(run)}"`);
+          await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${services.template}"`);
           return true;
         },
         { timeoutMs: 15_000, intervalMs: 100, what: `database ${name}` },
@@ -115,7 +133,17 @@ export class TestStack {
     } finally {
       await admin.end();
     }
-    return new TestStack(name, overrides);
+    return new TestStack(name, overrides, services);
+  }
+
+  /** A stack on a PostgreSQL and a Redis of the test's own, which it may restart, stop or freeze. */
+  static async onOwnedServices(
+    postgres: OwnedPostgres,
+    redis: OwnedRedis,
+    overrides: Record<string, string> = {},
+  ): Promise<TestStack> {
+    const template = await postgres.migratedTemplate();
+    return TestStack.create(overrides, { adminUrl: postgres.url(), template, redisUrl: redis.url() });
   }
 
   /** Config of this stack with some settings changed (e.g. for a second app with other limits). */
@@ -217,7 +245,7 @@ export class TestStack {
   async close(): Promise<void> {
     for (const close of this.closers.reverse()) await close().catch(() => undefined);
     this.closers.length = 0;
-    const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+    const admin = new Client({ connectionString: this.services.adminUrl });
     await admin.connect();
     try {
       await admin.query(`DROP DATABASE IF EXISTS "${this.databaseName}" WITH (FORCE)`);

@@ -1,10 +1,53 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { ALL_MIGRATIONS } from './migrations';
 import { QueryLogger } from './query-logger';
+import { clientGivingUpAfter } from './unresponsive-server-guard';
 
 export interface DatabaseSettings {
   DATABASE_URL: string;
   DATABASE_POOL_SIZE?: number;
+  /** Longest a statement may run (PostgreSQL statement_timeout); 0 turns the bound off. */
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+  /** Longest a statement may wait for a lock (lock_timeout); 0 turns the bound off. */
+  DATABASE_LOCK_TIMEOUT_MS?: number;
+  /** Longest a transaction may sit idle before the server ends the session. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS?: number;
+  /** Longest a request waits for a pooled connection, or for a new one to be established. */
+  DATABASE_ACQUIRE_TIMEOUT_MS?: number;
+}
+
+/** Beyond the statement timeout, how long the client still waits for a server that says nothing. */
+const UNRESPONSIVE_SERVER_MARGIN_MS = 1000;
+
+export const DATABASE_TIMEOUT_DEFAULTS = {
+  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+  DATABASE_LOCK_TIMEOUT_MS: 3000,
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 30000,
+  DATABASE_ACQUIRE_TIMEOUT_MS: 2000,
+} as const;
+
+/**
+ * Options of the pg pool: every bound on how long a request can wait for PostgreSQL. The server
+ * cancels slow statements and lock waits; the client gives up on a server that does not answer.
+ */
+export function poolOptions(settings: DatabaseSettings): Record<string, unknown> {
+  const bounds = { ...DATABASE_TIMEOUT_DEFAULTS, ...definedOnly(settings) };
+  const statementTimeout = bounds.DATABASE_STATEMENT_TIMEOUT_MS;
+  return {
+    max: settings.DATABASE_POOL_SIZE ?? 10,
+    connectionTimeoutMillis: bounds.DATABASE_ACQUIRE_TIMEOUT_MS,
+    statement_timeout: statementTimeout,
+    lock_timeout: bounds.DATABASE_LOCK_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: bounds.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    keepAlive: true,
+    ...(statementTimeout > 0
+      ? { Client: clientGivingUpAfter(statementTimeout + UNRESPONSIVE_SERVER_MARGIN_MS) }
+      : {}),
+  };
+}
+
+function definedOnly<T extends object>(settings: T): Partial<T> {
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /**
@@ -27,7 +70,7 @@ export function dataSourceOptions(
     logging: ['error', 'warn', 'migration'],
     logger: new QueryLogger(),
     maxQueryExecutionTime: 1000,
-    extra: { max: settings.DATABASE_POOL_SIZE ?? 10, connectionTimeoutMillis: 5000 },
+    extra: poolOptions(settings),
   };
 }
 
@@ -40,7 +83,13 @@ export function createDataSource(
 
 /** Applies pending migrations; returns the names of those applied. */
 export async function migrate(settings: DatabaseSettings): Promise<string[]> {
-  const ds = createDataSource(settings);
+  // A migration may rewrite a large table or wait for a busy one: the request bounds do not apply.
+  const ds = createDataSource({
+    ...settings,
+    DATABASE_STATEMENT_TIMEOUT_MS: 0,
+    DATABASE_LOCK_TIMEOUT_MS: 0,
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 0,
+  });
   await ds.initialize();
   try {
     const applied = await ds.runMigrations({ transaction: 'each' });

@@ -1,6 +1,7 @@
 export * from './config/config';
 export * from './config/config.module';
 export * from './context/request-context';
+export * from './errors/dependency-errors';
 export * from './errors/messages';
 export * from './errors/problem';
 export * from './errors/render';

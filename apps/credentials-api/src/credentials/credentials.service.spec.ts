@@ -37,6 +37,14 @@ describe('CredentialsService', () => {
       persons.lockById.mockResolvedValue(aPerson());
     });
 
+    it('does not count a check that PostgreSQL cut short against the username', async () => {
+      const outage = new Error('Connection terminated unexpectedly');
+      persons.findByPersonId.mockRejectedValue(outage);
+      await expect(sut.invalidate(PRINCIPAL, body)).rejects.toBe(outage);
+      expect(throttle.abandon).toHaveBeenCalledWith(check);
+      expect(throttle.recordFailure).not.toHaveBeenCalled();
+    });
+
     it('invalidates proven credentials under the row lock and emits PERSON_UPDATED', async () => {
       const { tx } = unitOfWork;
       const answer = await sut.invalidate(PRINCIPAL, body);
@@ -117,6 +125,14 @@ describe('CredentialsService', () => {
     const body = { username: 'ADA.lovelace', password: 'analytical engine 1843' };
 
     beforeEach(() => persons.findByUsernameKey.mockResolvedValue(aPerson()));
+
+    it('does not count a check that PostgreSQL cut short against the username', async () => {
+      const outage = new Error('Connection terminated unexpectedly');
+      persons.findByUsernameKey.mockRejectedValue(outage);
+      await expect(sut.authenticate(PRINCIPAL, body)).rejects.toBe(outage);
+      expect(throttle.abandon).toHaveBeenCalledWith(check);
+      expect(throttle.recordFailure).not.toHaveBeenCalled();
+    });
 
     it('authenticates active credentials, looking the username up regardless of case', async () => {
       const answer = await sut.authenticate(PRINCIPAL, body);

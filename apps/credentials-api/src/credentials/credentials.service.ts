@@ -8,7 +8,7 @@ import {
   usernameKey,
 } from '../persons/domain/credentials';
 import { profileOf } from '../persons/domain/profile';
-import { LoginThrottle } from '../persons/login-throttle';
+import { LoginThrottle, PasswordCheck } from '../persons/login-throttle';
 import { PasswordHasher } from '../persons/password-hasher';
 import { PersonRepository } from '../persons/person.repository';
 import {
@@ -44,11 +44,14 @@ export class CredentialsService {
     body: InvalidateCredentialsBody,
   ): Promise<InvalidateCredentialsResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const person = await this.persons.findByPersonId(principal.tenantId, body.personId);
-    // The password is verified in every case, before anything else is judged, so timing is uniform.
-    const passwordMatches = person
-      ? await this.hasher.verify(person.passwordHash, body.password)
-      : await this.hasher.verifyNobody(body.password);
+    const { person, passwordMatches } = await this.judged(check, async () => {
+      const person = await this.persons.findByPersonId(principal.tenantId, body.personId);
+      // The password is verified in every case, before anything else is judged, so timing is uniform.
+      const passwordMatches = person
+        ? await this.hasher.verify(person.passwordHash, body.password)
+        : await this.hasher.verifyNobody(body.password);
+      return { person, passwordMatches };
+    });
     if (!person || !passwordMatches || !isSameUsername(person.usernameKey, body.username)) {
       await this.throttle.recordFailure(check);
       throw mismatch(422);
@@ -86,10 +89,13 @@ export class CredentialsService {
   /** Checks credentials; invalid and invalidated ones get the same 401. Re-hashes when the cost was raised. */
   async authenticate(principal: Principal, body: AuthenticateBody): Promise<AuthenticateResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const person = await this.persons.findByUsernameKey(principal.tenantId, usernameKey(body.username));
-    const passwordMatches = person
-      ? await this.hasher.verify(person.passwordHash, body.password)
-      : await this.hasher.verifyNobody(body.password);
+    const { person, passwordMatches } = await this.judged(check, async () => {
+      const person = await this.persons.findByUsernameKey(principal.tenantId, usernameKey(body.username));
+      const passwordMatches = person
+        ? await this.hasher.verify(person.passwordHash, body.password)
+        : await this.hasher.verifyNobody(body.password);
+      return { person, passwordMatches };
+    });
     if (!person || !passwordMatches || person.credentialsStatus !== CredentialsStatus.Active) {
       await this.throttle.recordFailure(check);
       throw mismatch(401);
@@ -100,5 +106,15 @@ export class CredentialsService {
       await this.persons.upgradePasswordHash(person.id, person.passwordHash, upgraded);
     }
     return mapAuthentication(person.personId, new Date());
+  }
+
+  /** Runs the password check; one that fails to run (not to match) is taken back from the throttle. */
+  private async judged<T>(check: PasswordCheck, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      await this.throttle.abandon(check);
+      throw error;
+    }
   }
 }

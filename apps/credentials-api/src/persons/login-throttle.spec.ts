@@ -65,6 +65,20 @@ describe('LoginThrottle', () => {
     });
   });
 
+  describe('abandon', () => {
+    it('takes a check that could not be judged back from the failures, and never fails the request', async () => {
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      limiter.giveBack.mockRejectedValue(new Error('Command timed out'));
+      await expect(sut.abandon({ keys: { failures: 'f', lock: 'l' }, ordinal: 3 })).resolves.toBeUndefined();
+      expect(limiter.giveBack).toHaveBeenCalledWith('f');
+    });
+
+    it('has nothing to take back from a check the throttle could not count', async () => {
+      await sut.abandon({ keys: { failures: 'f', lock: 'l' }, ordinal: 0 });
+      expect(limiter.giveBack).not.toHaveBeenCalled();
+    });
+  });
+
   describe('recordSuccess', () => {
     it('clears the failures but not a running lock, and never fails the login', async () => {
       limiter.reset.mockRejectedValue(new Error('ECONNREFUSED'));

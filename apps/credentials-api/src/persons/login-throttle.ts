@@ -80,6 +80,17 @@ export class LoginThrottle {
     await this.limiter.consume(check.keys.lock, 1, this.config.AUTH_LOCKOUT_SECONDS);
   }
 
+  /**
+   * The check could not be judged (PostgreSQL was unavailable, say): it does not count against the
+   * username, or an outage under steady logins would lock every username it touched.
+   */
+  async abandon(check: PasswordCheck): Promise<void> {
+    if (check.ordinal === 0) return;
+    await this.limiter.giveBack(check.keys.failures).catch((error: Error) => {
+      this.logger.warn(`Login throttle unavailable, check stays counted: ${error.message}`);
+    });
+  }
+
   /** A proven password clears the failures (not a running lock). */
   async recordSuccess(check: PasswordCheck): Promise<void> {
     await this.limiter.reset(check.keys.failures).catch(() => undefined);

@@ -32,5 +32,19 @@ describe('DeliveryQueue', () => {
 
       await expect(sut.enqueueNow(['d1'])).resolves.toBeUndefined();
     });
+
+    it('gives up on a Redis that does not answer, leaving the delivery to the reconciler', async () => {
+      jest.useFakeTimers();
+      try {
+        queue.getJob.mockReturnValue(new Promise(() => undefined));
+
+        const enqueued = sut.enqueueNow(['d1']);
+        await jest.advanceTimersByTimeAsync(3000);
+
+        await expect(enqueued).resolves.toBeUndefined();
+      } finally {
+        jest.useRealTimers();
+      }
+    });
   });
 });

@@ -4,6 +4,9 @@ import { Queue } from 'bullmq';
 import { QueueName, WebhookDeliveryJob } from '@fincore/events';
 import { enqueueWebhookDeliveries } from '@fincore/notifications';
 
+/** A frozen or unreachable Redis must not hold the request: BullMQ itself waits for it forever. */
+const ENQUEUE_TIMEOUT_MS = 3000;
+
 /** Queues deliveries the API put back to pending; if Redis is away, the notifier's reconciler picks them up. */
 @Injectable()
 export class DeliveryQueue {
@@ -12,15 +15,26 @@ export class DeliveryQueue {
   constructor(@InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>) {}
 
   async enqueueNow(deliveryIds: string[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await enqueueWebhookDeliveries(
-        this.queue,
-        deliveryIds.map((deliveryId) => ({ deliveryId })),
-      );
+      await Promise.race([
+        enqueueWebhookDeliveries(
+          this.queue,
+          deliveryIds.map((deliveryId) => ({ deliveryId })),
+        ),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`)),
+            ENQUEUE_TIMEOUT_MS,
+          );
+        }),
+      ]);
     } catch (error) {
       this.logger.warn(
         `Could not enqueue ${deliveryIds.length} delivery(ies); the reconciler will: ${(error as Error).message}`,
       );
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATABASE_TIMEOUT_DEFAULTS as DB } from '@fincore/database';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const bool = (fallback: boolean) =>
@@ -7,6 +8,8 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** Milliseconds, where 0 turns the bound off. */
+const millis = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const url = (protocols: string[], fallback: string) =>
   z
     .string()
@@ -31,7 +34,17 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://postgres@127.0.0.1:5432/fincore'),
   DATABASE_POOL_SIZE: positiveInt(10),
+  /** PostgreSQL statement_timeout of every connection; a request answers 503 beyond it (0: off). */
+  DATABASE_STATEMENT_TIMEOUT_MS: millis(DB.DATABASE_STATEMENT_TIMEOUT_MS),
+  /** PostgreSQL lock_timeout: the longest a statement waits for a row or table lock (0: off). */
+  DATABASE_LOCK_TIMEOUT_MS: millis(DB.DATABASE_LOCK_TIMEOUT_MS),
+  /** PostgreSQL idle_in_transaction_session_timeout: ends sessions that hold a transaction open. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: millis(DB.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS),
+  /** Longest a request waits for a pooled connection or a new one; 503 beyond it. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: positiveInt(DB.DATABASE_ACQUIRE_TIMEOUT_MS),
   REDIS_URL: url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  /** Longest a request waits for a Redis answer (rate limits, login throttle) before going on without. */
+  REDIS_COMMAND_TIMEOUT_MS: positiveInt(1000),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 characters of letters, digits, _ . : -')

@@ -220,6 +220,13 @@ registerMessages({
       de: 'Eine Abhängigkeit des Dienstes ist nicht verfügbar; später erneut versuchen.',
     },
   },
+  dependency_unavailable: {
+    title: { en: 'Temporarily unavailable', de: 'Vorübergehend nicht verfügbar' },
+    detail: {
+      en: 'A database or cache the service depends on is not answering; retry after {retryAfter} seconds.',
+      de: 'Eine Datenbank oder ein Cache, von dem der Dienst abhängt, antwortet nicht; erneut versuchen in {retryAfter} Sekunden.',
+    },
+  },
   internal_error: {
     title: { en: 'Internal server error', de: 'Interner Serverfehler' },
     detail: {

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyOutage } from './dependency-errors';
 import { localise, negotiateLanguage, Language } from './messages';
 import { FieldError, ProblemException } from './problem';
 
@@ -77,6 +78,12 @@ function classify(error: unknown, req: RequestLike, bodyLimit: number): ProblemE
   const direct =
     classifyFastify(error, bodyLimit) ?? classifyFastify((error as { cause?: unknown })?.cause, bodyLimit);
   if (direct) return direct;
+  if (dependencyOutage(error)) {
+    const retryAfter = DEPENDENCY_RETRY_AFTER_SECONDS;
+    return new ProblemException('dependency_unavailable', 503, { retryAfter }, undefined, {
+      'retry-after': String(retryAfter),
+    });
+  }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const path = (req.url ?? '').split('?')[0];

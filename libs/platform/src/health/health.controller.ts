@@ -1,19 +1,24 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   HealthCheck,
+  HealthCheckResult,
   HealthCheckService,
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
+import type { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { Public } from '../auth/decorators';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors/dependency-errors';
 import { REDIS } from '../redis/redis.module';
 
 @ApiExcludeController()
 @Public()
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('Health');
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
@@ -27,26 +32,40 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready to serve: PostgreSQL and Redis answer (503 otherwise). */
+  /**
+   * Ready to serve: PostgreSQL and Redis answer. Otherwise 503 with the health body, and one
+   * warning per failed probe: an outage is not our error, and probes come every few seconds.
+   */
   @Get('ready')
   @HealthCheck()
-  ready() {
-    return this.health.check([
-      () => this.database.pingCheck('postgres', { timeout: 2000 }),
-      async () => {
-        const indicator = this.indicators.check('redis');
-        try {
-          await Promise.race([
-            this.redis.ping(),
-            new Promise((_, reject) =>
-              setTimeout(() => reject(new Error('timeout after 2000ms')), 2000).unref(),
-            ),
-          ]);
-          return indicator.up();
-        } catch (error) {
-          return indicator.down({ message: (error as Error).message });
-        }
-      },
-    ]);
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('postgres', { timeout: 2000 }),
+        async () => {
+          const indicator = this.indicators.check('redis');
+          try {
+            await Promise.race([
+              this.redis.ping(),
+              new Promise((_, reject) =>
+                setTimeout(() => reject(new Error('timeout after 2000ms')), 2000).unref(),
+              ),
+            ]);
+            return indicator.up();
+          } catch (error) {
+            return indicator.down({ message: (error as Error).message });
+          }
+        },
+      ]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      const result = error.getResponse() as HealthCheckResult;
+      const down = Object.entries(result.error ?? {}).map(
+        ([name, detail]) => `${name}: ${String(detail?.message ?? 'down')}`,
+      );
+      this.logger.warn(`Not ready: ${down.join(', ') || 'a check failed'}`);
+      void reply.status(503).header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+      return result;
+    }
   }
 }

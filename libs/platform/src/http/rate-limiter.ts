@@ -10,6 +10,12 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 return {count, ttl}`;
 
+// Takes one hit back, never below zero and never reviving a window that ended.
+const GIVE_BACK = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 export interface RateDecision {
   allowed: boolean;
   count: number;
@@ -30,6 +36,9 @@ export class RateLimiter {
     if (!('fincoreRateConsume' in this.redis)) {
       this.redis.defineCommand('fincoreRateConsume', { numberOfKeys: 1, lua: CONSUME });
     }
+    if (!('fincoreRateGiveBack' in this.redis)) {
+      this.redis.defineCommand('fincoreRateGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
+    }
   }
 
   key(...parts: string[]): string {
@@ -49,6 +58,13 @@ export class RateLimiter {
       this.logger.warn(`Rate limiter unavailable, allowing request: ${(error as Error).message}`);
       return { allowed: true, count: 0, retryAfter: 0 };
     }
+  }
+
+  /** Uncounts one hit on `key`, for an attempt that could not be judged. */
+  async giveBack(key: string): Promise<void> {
+    const giveBack = (this.redis as unknown as Record<string, (key: string) => Promise<number>>)
+      .fincoreRateGiveBack;
+    await giveBack.call(this.redis, key);
   }
 
   /** Current count without counting a hit. */

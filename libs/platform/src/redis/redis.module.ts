@@ -30,6 +30,8 @@ class RedisCloser implements OnApplicationShutdown {
       useFactory: (config: AppConfig) =>
         new Redis(config.REDIS_URL, {
           maxRetriesPerRequest: 2,
+          // A frozen Redis keeps the socket open and answers nothing: without a bound, nor would we.
+          commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
           enableOfflineQueue: true,
           lazyConnect: false,
         }),

@@ -1,0 +1,2 @@
+export { OwnedPostgres } from './owned-postgres';
+export { OwnedRedis } from './owned-redis';
