@@ -1,0 +1,85 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { DataSource } from 'typeorm';
+import type { OpenApiDoc, Schema } from './openapi-arbitraries';
+
+/**
+ * OpenAPI 3.0 schema → JSON Schema: `nullable: true` becomes "or null" (also for enums, whose
+ * values would otherwise refuse null), and local `$ref`s point into the document added as `doc`.
+ */
+function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { nullable, example: _example, ...rest } = schema as Schema;
+  const converted: Schema = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#')) converted[key] = `doc${value}`;
+    else if (key === 'properties')
+      converted[key] = Object.fromEntries(
+        Object.entries(value as Schema).map(([k, v]) => [k, toJsonSchema(v)]),
+      );
+    else converted[key] = toJsonSchema(value);
+  }
+  if (!nullable) return converted;
+  if (converted.enum && !converted.enum.includes(null)) converted.enum = [...converted.enum, null];
+  return { anyOf: [converted, { type: 'null' }] };
+}
+
+/** Validates answers against the documented response schemas of one document. */
+export class ResponseSchemas {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly compiled = new Map<Schema, ValidateFunction>();
+
+  constructor(doc: OpenApiDoc) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ components: toJsonSchema(doc.components) as Schema }, 'doc');
+  }
+
+  /** The validation errors of a body against a documented schema, or undefined when it fits. */
+  errors(schema: Schema, body: unknown): string | undefined {
+    let validate = this.compiled.get(schema);
+    if (!validate) {
+      validate = this.ajv.compile(toJsonSchema(schema) as Schema);
+      this.compiled.set(schema, validate);
+    }
+    if (validate(body)) return undefined;
+    return this.ajv.errorsText(validate.errors, { separator: '; ' });
+  }
+}
+
+/** Columns that background work (outbox relay, token bookkeeping) writes while the suite runs. */
+const BACKGROUND_COLUMNS = ['published_at', 'publish_attempts', 'processed_at', 'last_used_at'];
+
+/**
+ * A cheap fingerprint of everything in the stack's database: per table the row count and a sum of
+ * row hashes (without the columns background work writes). Equal before and after a request means
+ * the request changed nothing, events.outbox included.
+ */
+export class DatabaseFingerprint {
+  private sql?: string;
+
+  constructor(private readonly db: DataSource) {}
+
+  async take(): Promise<Map<string, string>> {
+    if (!this.sql) {
+      const tables: Array<{ name: string }> = await this.db.query(
+        `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
+          WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')
+          ORDER BY 1`,
+      );
+      this.sql = tables
+        .map(
+          ({ name }) =>
+            `SELECT '${name}' AS t, count(*) || ':' || coalesce(sum(hashtext((to_jsonb(x) - $1::text[])::text)), 0) AS f FROM ${name} x`,
+        )
+        .join(' UNION ALL ');
+    }
+    const rows: Array<{ t: string; f: string }> = await this.db.query(this.sql, [BACKGROUND_COLUMNS]);
+    return new Map(rows.map((r) => [r.t, r.f]));
+  }
+
+  /** The tables whose fingerprints differ. */
+  static changed(before: Map<string, string>, after: Map<string, string>): string[] {
+    return [...after.keys()].filter((t) => before.get(t) !== after.get(t));
+  }
+}
