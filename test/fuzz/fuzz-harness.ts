@@ -31,6 +31,8 @@ export interface FuzzTarget {
   doc: OpenApiDoc;
   token: string;
   hints: Hints;
+  /** Whole valid bodies by operation id, for rules across fields (see `requestOf`). */
+  bodies?: Record<string, fc.Arbitrary<unknown>>;
   /** Query parameters by operation id where the document does not list them (see `operationsOf`). */
   queries?: Record<string, string>;
   /** Operation ids whose rejections record something on purpose (e.g. failed logins), "STATUS OP". */
@@ -105,12 +107,13 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
   const schemas = new ResponseSchemas(target.doc);
   const fingerprint = new DatabaseFingerprint(target.db);
   const findings = new Map<string, Finding>();
+  const statuses: Record<string, Record<number, number>> = {};
   const only = process.env.FUZZ_OP;
   const operations = operationsOf(target.doc, target.queries ?? {});
   let last = await fingerprint.take();
   for (const [index, op] of operations.entries()) {
     if (only && op.id !== only) continue;
-    const valid = requestOf(target.doc, op, target.token, target.hints);
+    const valid = requestOf(target.doc, op, target.token, target.hints, target.bodies?.[op.id]);
     const inputs: fc.Arbitrary<{ mutation?: string; parts: RequestParts }> =
       kind === 'malformed' ? malformedOf(op, valid) : valid.map((parts) => ({ parts }));
     const seed = (baseSeed + index * 7919 + (kind === 'malformed' ? 1 : 0)) | 0;
@@ -126,6 +129,8 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
         last = await fingerprint.take();
         return true;
       }
+      const seen = (statuses[op.id] ??= {});
+      seen[response.status] = (seen[response.status] ?? 0) + 1;
       const now = await fingerprint.take();
       const changed = response.status >= 400 ? DatabaseFingerprint.changed(last, now) : [];
       last = now;
@@ -141,8 +146,12 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
     });
   }
   const list = [...findings.values()];
+  // FUZZ_REPORT=<file prefix> keeps the findings and the statuses seen per operation, to judge coverage
   if (process.env.FUZZ_REPORT)
-    writeFileSync(`${process.env.FUZZ_REPORT}.${kind}.json`, JSON.stringify(list, null, 1));
+    writeFileSync(
+      `${process.env.FUZZ_REPORT}.${kind}.json`,
+      JSON.stringify({ findings: list, statuses }, null, 1),
+    );
   return list;
 }
 

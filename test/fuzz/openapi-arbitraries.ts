@@ -76,9 +76,9 @@ export function deref(doc: OpenApiDoc, schema: Schema): Schema {
 }
 
 /**
- * Values for fields and parameters by name (e.g. real ids seeded before the run): where a name has a
- * hint, the generator picks the hint most of the time, so that valid-shaped requests get past the
- * lookups into deep code.
+ * Values for fields and parameters by name (e.g. real ids seeded before the run), or by name and
+ * type (`amount:number`) where one name has several types: where a field has a hint, the generator
+ * picks the hint most of the time, so that valid-shaped requests get past the lookups into deep code.
  */
 export type Hints = Record<string, fc.Arbitrary<unknown>>;
 
@@ -126,8 +126,9 @@ function objectOf(doc: OpenApiDoc, schema: Schema, hints: Hints, depth: number):
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, property] of Object.entries(properties)) {
     const generated = depth > 6 ? fc.constant(null) : valueOf(doc, property, hints, depth + 1);
-    model[name] = hints[name]
-      ? fc.oneof({ arbitrary: hints[name], weight: 4 }, { arbitrary: generated, weight: 1 })
+    const hint = hints[`${name}:${deref(doc, property)?.type}`] ?? hints[name];
+    model[name] = hint
+      ? fc.oneof({ arbitrary: hint, weight: 4 }, { arbitrary: generated, weight: 1 })
       : generated;
   }
   return fc.record(model, { requiredKeys: (schema.required ?? []).filter((k: string) => k in model) });
@@ -183,12 +184,16 @@ export interface RequestParts {
 
 const asParam = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-/** Valid-shaped requests of an operation: documented parameters and body (hints by name), the token. */
+/**
+ * Valid-shaped requests of an operation: documented parameters and body (hints by name), the token.
+ * `bodyHint` gives whole bodies for rules across fields the schema cannot say (half of the bodies then).
+ */
 export function requestOf(
   doc: OpenApiDoc,
   op: Operation,
   token: string,
   hints: Hints,
+  bodyHint?: fc.Arbitrary<unknown>,
 ): fc.Arbitrary<RequestParts> {
   const param = (p: ParameterObject) =>
     hints[p.name]
@@ -203,7 +208,11 @@ export function requestOf(
       path: record(op.pathParams),
       query: record(op.queryParams),
       headers: record(op.headerParams),
-      body: op.body ? valueOf(doc, op.body, hints) : fc.constant(undefined),
+      body: !op.body
+        ? fc.constant(undefined)
+        : bodyHint
+          ? fc.oneof(valueOf(doc, op.body, hints), bodyHint)
+          : valueOf(doc, op.body, hints),
     })
     .map(({ path, query, headers, body }) => ({
       method: op.method,
