@@ -31,6 +31,8 @@ export interface FuzzTarget {
   doc: OpenApiDoc;
   token: string;
   hints: Hints;
+  /** Hints of single operations, over `hints` (e.g. resources only a deletion may use up). */
+  operationHints?: Record<string, Hints>;
   /** Whole valid bodies by operation id, for rules across fields (see `requestOf`). */
   bodies?: Record<string, fc.Arbitrary<unknown>>;
   /** Query parameters by operation id where the document does not list them (see `operationsOf`). */
@@ -109,11 +111,20 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
   const findings = new Map<string, Finding>();
   const statuses: Record<string, Record<number, number>> = {};
   const only = process.env.FUZZ_OP;
-  const operations = operationsOf(target.doc, target.queries ?? {});
+  // deletions last, so that the other operations still find the seeded resources
+  const operations = operationsOf(target.doc, target.queries ?? {}).sort(
+    (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
+  );
   let last = await fingerprint.take();
   for (const [index, op] of operations.entries()) {
     if (only && op.id !== only) continue;
-    const valid = requestOf(target.doc, op, target.token, target.hints, target.bodies?.[op.id]);
+    const valid = requestOf(
+      target.doc,
+      op,
+      target.token,
+      { ...target.hints, ...target.operationHints?.[op.id] },
+      target.bodies?.[op.id],
+    );
     const inputs: fc.Arbitrary<{ mutation?: string; parts: RequestParts }> =
       kind === 'malformed' ? malformedOf(op, valid) : valid.map((parts) => ({ parts }));
     const seed = (baseSeed + index * 7919 + (kind === 'malformed' ? 1 : 0)) | 0;

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A request as it goes on the wire: the target exactly as written (no normalising of
@@ -88,28 +92,48 @@ function dechunk(data: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
-/** Bash $'…' quoting of bytes: printable ASCII as is, everything else as \xNN. */
-function ansiQuote(bytes: Buffer): string {
-  let out = '';
-  for (const b of bytes) {
-    if (b === 0x27 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
-    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else out += `\\x${b.toString(16).padStart(2, '0')}`;
+/** Bash $'…' quoting of bytes: printable ASCII as is, everything else as \xNN; long runs of one printable char as a printf. */
+function shellBytes(bytes: Buffer): string {
+  const out: string[] = [];
+  let quoted = '';
+  const flush = () => {
+    if (quoted) out.push(`$'${quoted}'`);
+    quoted = '';
+  };
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    let run = 1;
+    while (bytes[i + run] === b) run++;
+    if (run >= 64 && b > 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c && b !== 0x25) {
+      flush();
+      out.push(`"$(printf '%${run}s' '' | tr ' ' '${String.fromCharCode(b)}')"`);
+      i += run;
+      continue;
+    }
+    if (b === 0x27 || b === 0x5c) quoted += `\\${String.fromCharCode(b)}`;
+    else if (b >= 0x20 && b < 0x7f) quoted += String.fromCharCode(b);
+    else quoted += `\\x${b.toString(16).padStart(2, '0')}`;
+    i++;
   }
-  return `$'${out}'`;
+  flush();
+  return out.join('') || "''";
 }
 
-const cut = (bytes: Buffer, max = 4_000) =>
-  bytes.length > max
-    ? `<${bytes.length} bytes, first ${max}> ` + ansiQuote(bytes.subarray(0, max))
-    : ansiQuote(bytes);
+/** The body as a curl argument: inline when short, else from a file written next to the test run. */
+function bodyArgument(body: Buffer): string {
+  const inline = shellBytes(body);
+  if (inline.length <= 4_000) return inline;
+  const file = join(tmpdir(), `fuzz-body-${createHash('sha1').update(body).digest('hex').slice(0, 12)}.bin`);
+  writeFileSync(file, body);
+  return `@${file}`;
+}
 
 /** A curl command that sends the same bytes (target as is, headers, body). */
 export function toCurl(baseUrl: string, request: RawRequest): string {
   const parts = ['curl -sS -i --path-as-is', `-X ${request.method}`];
-  parts.push(cut(Buffer.from(baseUrl + request.target, 'latin1')));
+  parts.push(shellBytes(Buffer.from(baseUrl + request.target, 'latin1')));
   for (const [name, value] of request.headers)
-    parts.push(`-H ${cut(Buffer.from(`${name}: ${value}`, 'latin1'))}`);
-  if (request.body !== undefined) parts.push(`--data-binary ${cut(request.body)}`);
+    parts.push(`-H ${shellBytes(Buffer.from(`${name}: ${value}`, 'latin1'))}`);
+  if (request.body !== undefined) parts.push(`--data-binary ${bodyArgument(request.body)}`);
   return parts.join(' ');
 }
