@@ -50,7 +50,16 @@ const QUERY_VALUES = [
   'NaN',
   '0x10',
 ];
-const CURSORS = ['x', 'eyJ9', 'eyJpZCI6MX0', '!!!', 'AAAA'.repeat(40), '%00', '2026-13-45T25:61:00Z|x', '-1'];
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** Opaque cursors are often base64url of a position; these are positions no database holds. */
+const CURSOR_POSITIONS = [
+  '+275760-09-13T00:00:00Z',
+  '-271821-04-20T00:00:00Z',
+  '0',
+  '99999',
+  '2026-02-30',
+].map((at) => Buffer.from(`${at}|${NIL_UUID}`).toString('base64url'));
+const CURSORS = ['x', 'eyJ9', 'eyJpZCI6MX0', '!!!', 'AAAA'.repeat(40), '%00', '-1', ...CURSOR_POSITIONS];
 const BAD_PATH_VALUES = ['%', '%zz', '%c3%28', '%ff%fe', '%00', 'a%2Fb', '..', '%2e%2e', '%ed%a0%80', 'a b'];
 const RAW_BYTES = ['\x80\xff', 'Ã¤', '\xc3\x28', '\xed\xa0\x80', '\x7f', '"<>'];
 const CONTENT_TYPES = [
@@ -210,20 +219,25 @@ const anyMutations: Record<string, Mutation> = {
     };
   },
   'unknown query parameter': (p) => ({ ...p, query: [...p.query, ['zzExtra', '1']] }),
-  'bad query value': (p, n) => {
-    const name = p.query.length ? of(p.query, n)[0] : 'limit';
-    const value = name === 'cursor' ? of(CURSORS, n >> 2) : of(QUERY_VALUES, n >> 2);
-    return { ...p, query: [...p.query.filter(([k]) => k !== name), [name, value]] };
-  },
-  'duplicate query parameter': (p, n) => {
-    const [name, value] = p.query.length ? of(p.query, n) : ['limit', '1'];
-    return { ...p, query: [...p.query, [name, value], [name, of(QUERY_VALUES, n >> 2)]] };
-  },
   'bad percent-encoding in query': (p, n) => ({
     ...p,
     rawTarget: `${toRaw(p).target.split('?')[0]}?limit=${of(BAD_PATH_VALUES, n)}`,
   }),
 };
+
+/** Mutations of the documented query parameters `names`. */
+const queryMutations = (names: string[]): Record<string, Mutation> => ({
+  'bad query value': (p, n) => {
+    const name = of(names, n);
+    const value = name === 'cursor' ? of(CURSORS, n >> 2) : of(QUERY_VALUES, n >> 2);
+    return { ...p, query: [...p.query.filter(([k]) => k !== name), [name, value]] };
+  },
+  'duplicate query parameter': (p, n) => {
+    const name = of(names, n);
+    const value = p.query.find(([k]) => k === name)?.[1] ?? '1';
+    return { ...p, query: [...p.query, [name, value], [name, of(QUERY_VALUES, n >> 2)]] };
+  },
+});
 
 const pathMutations: Record<string, Mutation> = {
   'bad percent-encoding in path': (p, n) => rawPathValue(p, n, of(BAD_PATH_VALUES, n >> 2)),
@@ -240,12 +254,13 @@ function rawPathValue(parts: RequestParts, pick: number, value: string): Request
   return { ...parts, rawTarget: target.replace(marker, value) };
 }
 
-/** The mutations that apply to an operation: body ones where it takes a body, path ones where it has a path. */
+/** The mutations that apply to an operation: body, path and query ones where it has such parts. */
 export function mutationsFor(op: Operation): Record<string, Mutation> {
   return {
     ...anyMutations,
     ...(op.body ? bodyMutations : {}),
     ...(op.pathParams.length ? pathMutations : {}),
+    ...(op.queryParams.length ? queryMutations(op.queryParams.map((q) => q.name)) : {}),
   };
 }
 
