@@ -18,7 +18,7 @@ import { DatabaseFingerprint, ResponseSchemas } from './response-schemas';
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 
 /** A generous bound for one app's fuzz test, growing with the runs. */
-export const fuzzTimeoutMs = (operations: number) => 60_000 + FUZZ_RUNS * operations * 2 * 1_000;
+export const fuzzTimeoutMs = (operations: number) => 60_000 + FUZZ_RUNS * operations * 500;
 
 export type InputKind = 'valid-shaped' | 'malformed';
 
