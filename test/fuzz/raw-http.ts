@@ -38,12 +38,12 @@ export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 15_000
     const chunks: Buffer[] = [];
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', (error) => {
-      // the server may answer and close before it has read a large body: keep what it said
-      if (chunks.length && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return;
-      reject(error);
-    });
+    // the server may answer and close before it has read a large body (EPIPE, ECONNRESET while
+    // writing): what it answered counts, the error only when there is no answer
+    let failure: Error | undefined;
+    socket.on('error', (error) => (failure = error));
     socket.on('close', () => {
+      if (!chunks.length) return reject(failure ?? new Error('connection closed without an answer'));
       try {
         resolve(parseResponse(Buffer.concat(chunks)));
       } catch (error) {
