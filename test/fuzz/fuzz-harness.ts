@@ -207,15 +207,28 @@ function record(
   });
 }
 
-/** Fails with every finding spelled out (class, detail, curl, replay), or passes when there are none. */
+/**
+ * Fails with the findings grouped by class (kind, mutation, problem): for each class the operations
+ * that showed it and one example spelled out (detail, curl, replay); passes when there are none.
+ */
 export function expectNoFindings(findings: Finding[]): void {
   if (!findings.length) return;
-  const text = findings
-    .map(
-      (f, i) =>
-        `${i + 1}. ${f.operation} [${f.kind}${f.mutation ? `: ${f.mutation}` : ''}] ${f.problem} ` +
-        `(${f.occurrences}x)\n   ${f.detail}\n   ${f.curl}\n   replay: ${f.replay}`,
-    )
+  const classes = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = `[${f.kind}${f.mutation ? `: ${f.mutation}` : ''}] ${f.problem}`;
+    classes.set(key, [...(classes.get(key) ?? []), f]);
+  }
+  const text = [...classes]
+    .map(([key, [example, ...others]], i) => {
+      const operations = [example, ...others].map((f) => `${f.operation} (${f.occurrences}x)`).join(', ');
+      return (
+        `${i + 1}. ${key}\n   in: ${operations}\n   ${example.detail}\n   ${example.curl}\n` +
+        `   replay: ${example.replay}`
+      );
+    })
     .join('\n\n');
-  throw new Error(`${findings.length} distinct fuzz findings (seed base ${baseSeed}):\n\n${text}`);
+  throw new Error(
+    `${classes.size} classes of fuzz findings in ${findings.length} (operation, class) pairs ` +
+      `(seed base ${baseSeed}):\n\n${text}`,
+  );
 }
