@@ -12,7 +12,8 @@ import {
   toRaw,
 } from './openapi-arbitraries';
 import { RawRequest, RawResponse, sendRaw, toCurl } from './raw-http';
-import { DatabaseFingerprint, ResponseSchemas } from './response-schemas';
+import { DatabaseFingerprint } from './db-fingerprint';
+import { ResponseSchemas } from './response-schemas';
 
 /** Runs per operation and kind of input; `FUZZ_RUNS` raises it for a longer hunt. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
