@@ -166,7 +166,7 @@ describe('platform (HTTP contract of every app)', () => {
     expect(r.body.errors.some((e: { message: string }) => /extra/.test(e.message))).toBe(true);
   });
 
-  it('answers malformed JSON 400, oversized body 413, text/plain 415, unknown route 404 — all problem+json', async () => {
+  it('answers malformed or too deeply nested JSON 400, oversized body 413, text/plain 415, unknown route 404 — all problem+json', async () => {
     expectProblem(
       await sut.api.post('/api/v1/probe/echo', '{"name":', {
         token,
@@ -175,6 +175,27 @@ describe('platform (HTTP contract of every app)', () => {
       400,
       'malformed_json',
     );
+    const deep = `{"name":${'['.repeat(33)}${']'.repeat(33)}}`;
+    expectProblem(
+      await sut.api.post('/api/v1/probe/echo', deep, {
+        token,
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'json_too_deep',
+    );
+    expect(
+      (
+        await sut.api.post(
+          '/api/v1/probe/echo',
+          `{"name":"${'['.repeat(10)}","items":[{"code":"${'{'.repeat(40)}"}]}`,
+          {
+            token,
+            headers: { 'content-type': 'application/json' },
+          },
+        )
+      ).status,
+    ).toBe(200);
     const big = JSON.stringify({ name: 'x'.repeat(stack.config.HTTP_BODY_LIMIT + 10) });
     expectProblem(
       await sut.api.post('/api/v1/probe/echo', big, {

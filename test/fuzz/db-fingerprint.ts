@@ -4,6 +4,12 @@ import type { DataSource } from 'typeorm';
 const BACKGROUND_COLUMNS = ['published_at', 'publish_attempts', 'processed_at', 'last_used_at'];
 
 /**
+ * Tables that remember answers rather than hold state: a refused request sent with an
+ * Idempotency-Key is stored so that its retry gets the same refusal, which changes nothing else.
+ */
+const ANSWER_TABLES = ['platform.idempotency_keys'];
+
+/**
  * A cheap fingerprint of everything in the stack's database: per table the row count and the newest
  * row version (`max(xmin)`: any committed insert or update makes a newer one, a delete lowers the
  * count). Tables that background work writes get a hash of their other columns instead (jsonb
@@ -31,7 +37,9 @@ export class DatabaseFingerprint {
         ORDER BY 1, c.ordinal_position`,
     );
     const tables = new Map<string, typeof columns>();
-    for (const c of columns) tables.set(c.name, [...(tables.get(c.name) ?? []), c]);
+    for (const c of columns) {
+      if (!ANSWER_TABLES.includes(c.name)) tables.set(c.name, [...(tables.get(c.name) ?? []), c]);
+    }
     return [...tables]
       .map(([name, cols]) => {
         const background = cols.some((c) => BACKGROUND_COLUMNS.includes(c.column));

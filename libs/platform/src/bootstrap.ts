@@ -9,6 +9,7 @@ import { describeDatabase } from '@fincore/database';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { clientErrorHandler, frameworkErrorHandler } from './errors/http-layer';
 import { MAX_PARAM_LENGTH } from './errors/render';
+import { useBoundedJsonParser } from './http/json-body';
 import { setupOpenApi } from './http/openapi';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
 import { registerIdempotentReplies } from './idempotency/idempotent-replies';
@@ -67,6 +68,7 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  useBoundedJsonParser(app, config.HTTP_BODY_LIMIT);
 
   const metrics = app.get(MetricsService);
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -84,6 +84,13 @@ registerMessages({
       de: 'Der Inhalt der Anfrage ist kein gültiges JSON.',
     },
   },
+  json_too_deep: {
+    title: { en: 'JSON body nested too deeply', de: 'JSON-Inhalt zu tief verschachtelt' },
+    detail: {
+      en: 'The request body nests arrays and objects deeper than {limit} levels.',
+      de: 'Der Inhalt der Anfrage verschachtelt Arrays und Objekte tiefer als {limit} Ebenen.',
+    },
+  },
   payload_too_large: {
     title: { en: 'Request body too large', de: 'Anfrageinhalt zu groß' },
     detail: {
