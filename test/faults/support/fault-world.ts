@@ -1,0 +1,133 @@
+import { Queue } from 'bullmq';
+import { DomainEventJob, QueueName, queuePrefix, redisConnectionOptions } from '@fincore/events';
+import { createPerson } from '../../support/builders/persons';
+import { webhookTenant, WebhookTenant } from '../../support/builders/webhooks';
+import { ApiClient } from '../../support/http';
+import { OwnedPostgres, OwnedRedis } from '../../support/owned';
+import { SpawnedApp, TestStack } from '../../support/stack';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+import { ChangeStream } from './change-stream';
+import { DeliveryLedger } from './ledger';
+import { recordFigures } from './summary';
+
+/**
+ * Retries that outlast every outage the scenarios make (about 30 s in all), and reconcilers that
+ * look at a published but unprocessed event after 2 s instead of 30 s.
+ */
+export const FAULT_SETTINGS: Record<string, string> = {
+  WEBHOOK_RETRY_SCHEDULE: '0.5,1,1,2,2,3,3,4,5,5,5',
+  WEBHOOK_TIMEOUT_MS: '3000',
+  OUTBOX_POLL_MS: '500',
+  RECONCILE_INTERVAL_MS: '1000',
+  OUTBOX_RECONCILE_GRACE_SECONDS: '2',
+};
+
+/** Concurrent change loops of a scenario and the pause in each; about 40 changes a second. */
+const LOOPS = 4;
+const INTERVAL_MS = 100;
+
+/**
+ * One fault scenario's world: its own PostgreSQL and Redis, the credentials API, the notification
+ * API and notifiers as real processes (SIGKILL is real), a receiver, and a tenant whose endpoint
+ * at the receiver gets PERSON_UPDATED webhooks.
+ */
+export class FaultWorld {
+  readonly notifiers: SpawnedApp[] = [];
+  persons: string[] = [];
+  private readonly startedAt = Date.now();
+
+  private constructor(
+    readonly postgres: OwnedPostgres,
+    readonly redis: OwnedRedis,
+    readonly stack: TestStack,
+    readonly receiver: WebhookReceiver,
+    readonly credentials: ApiClient,
+    readonly tenant: WebhookTenant,
+  ) {}
+
+  static async start(
+    options: { settings?: Record<string, string>; notifiers?: number } = {},
+  ): Promise<FaultWorld> {
+    const postgres = await OwnedPostgres.start();
+    const redis = await OwnedRedis.start().catch(async (error) => {
+      await postgres.close();
+      throw error;
+    });
+    let stack: TestStack | undefined;
+    let receiver: WebhookReceiver | undefined;
+    try {
+      stack = await TestStack.onOwnedServices(postgres, redis, { ...FAULT_SETTINGS, ...options.settings });
+      receiver = await WebhookReceiver.start();
+      const [credentials, notifications] = await Promise.all([
+        stack.spawnApp('credentials-api'),
+        stack.spawnApp('notification-api'),
+      ]);
+      const tenant = await webhookTenant(stack, new ApiClient(notifications.url), receiver.url);
+      const world = new FaultWorld(postgres, redis, stack, receiver, new ApiClient(credentials.url), tenant);
+      for (let i = 0; i < (options.notifiers ?? 1); i++) await world.startNotifier();
+      for (let i = 0; i < LOOPS; i++)
+        world.persons.push((await createPerson(world.credentials, tenant.token, {}, 'fault')).personId);
+      return world;
+    } catch (error) {
+      await closeAll(postgres, redis, stack, receiver);
+      throw error;
+    }
+  }
+
+  async startNotifier(): Promise<SpawnedApp> {
+    const notifier = await this.stack.spawnApp('notifier');
+    this.notifiers.push(notifier);
+    return notifier;
+  }
+
+  /** SIGKILLs the notifier (the first by default): in-flight jobs are left to BullMQ and the reconcilers. */
+  async killNotifier(notifier = this.notifiers[0]): Promise<void> {
+    await notifier.stop('SIGKILL');
+    this.notifiers.splice(this.notifiers.indexOf(notifier), 1);
+  }
+
+  /** A stream of acknowledged changes on the world's persons, started. */
+  changes(): ChangeStream {
+    return new ChangeStream(this.credentials, this.tenant.token, this.persons, INTERVAL_MS).start();
+  }
+
+  /** A BullMQ client on the world's domain-events queue, closed with the world. */
+  domainEvents(): Queue<DomainEventJob> {
+    return new Queue<DomainEventJob>(QueueName.DomainEvents, {
+      connection: redisConnectionOptions(this.stack.config.REDIS_URL),
+      prefix: queuePrefix(this.stack.config.QUEUE_PREFIX),
+    });
+  }
+
+  /**
+   * Waits (up to `timeoutMs`) until every acknowledged change's webhook arrived, records the
+   * scenario's figures and answers them with the keys still missing.
+   */
+  async settle(scenario: string, stream: ChangeStream, timeoutMs = 120_000) {
+    const ledger = new DeliveryLedger(this.receiver, this.tenant.endpoint.secret);
+    await ledger.waitForAll(stream.acknowledged, timeoutMs);
+    const seconds = Math.round((Date.now() - this.startedAt) / 1000);
+    const result = ledger.figures(scenario, stream.acknowledged, stream.statuses, seconds);
+    recordFigures(result.figures);
+    return result;
+  }
+
+  /** Puts the services back (thawed, running) and removes everything; safe after any failure. */
+  async close(): Promise<void> {
+    await closeAll(this.postgres, this.redis, this.stack, this.receiver);
+  }
+}
+
+async function closeAll(
+  postgres: OwnedPostgres,
+  redis: OwnedRedis,
+  stack?: TestStack,
+  receiver?: WebhookReceiver,
+): Promise<void> {
+  postgres.thaw();
+  redis.thaw();
+  await receiver?.stop().catch(() => undefined);
+  await stack?.close().catch(() => undefined);
+  await redis.close().catch(() => undefined);
+  await postgres.close().catch(() => undefined);
+}
