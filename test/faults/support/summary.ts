@@ -24,11 +24,11 @@ export function recordFigures(figures: DeliveryFigures): void {
 
 /** Every scenario recorded in this run, in name order. */
 export function recordedFigures(): DeliveryFigures[] {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.json'));
   } catch {
-    return [];
+    return []; // no scenario ran
   }
   return files.sort().map((f) => JSON.parse(readFileSync(join(SCENARIOS, f), 'utf8')) as DeliveryFigures);
 }
