@@ -58,13 +58,14 @@ export class FaultWorld {
     try {
       stack = await TestStack.onOwnedServices(postgres, redis, { ...FAULT_SETTINGS, ...options.settings });
       receiver = await WebhookReceiver.start();
-      const [credentials, notifications] = await Promise.all([
+      const [credentials, notifications, ...notifiers] = await Promise.all([
         stack.spawnApp('credentials-api'),
         stack.spawnApp('notification-api'),
+        ...Array.from({ length: options.notifiers ?? 1 }, () => stack!.spawnApp('notifier')),
       ]);
       const tenant = await webhookTenant(stack, new ApiClient(notifications.url), receiver.url);
       const world = new FaultWorld(postgres, redis, stack, receiver, new ApiClient(credentials.url), tenant);
-      for (let i = 0; i < (options.notifiers ?? 1); i++) await world.startNotifier();
+      world.notifiers.push(...notifiers);
       for (let i = 0; i < LOOPS; i++)
         world.persons.push((await createPerson(world.credentials, tenant.token, {}, 'fault')).personId);
       return world;
