@@ -13,6 +13,8 @@ export class ChangeStream {
   /** Answers by status; 0 counts requests that got no HTTP answer at all. */
   readonly statuses = new Map<number, number>();
   private stopped = false;
+  /** When the last loop ended; recovery is measured from here. */
+  stoppedAt?: number;
   private loops: Promise<void>[] = [];
 
   constructor(
@@ -31,6 +33,7 @@ export class ChangeStream {
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all(this.loops);
+    this.stoppedAt = Date.now();
   }
 
   /** Statuses other than 2xx and 503, with how often each came. */

@@ -18,7 +18,8 @@ export interface DeliveryFigures {
   unverified: number;
   /** Answers the callers got, by status. */
   statuses: Record<string, number>;
-  seconds: number;
+  /** Seconds from the end of the stream until the last missing webhook arrived (or the deadline). */
+  settleSeconds: number;
 }
 
 /**
@@ -31,7 +32,7 @@ export class DeliveryLedger {
     private readonly secret: string,
   ) {}
 
-  figures(scenario: string, acknowledged: Set<string>, statuses: Map<number, number>, seconds: number) {
+  figures(scenario: string, acknowledged: Set<string>, statuses: Map<number, number>, settleSeconds: number) {
     const verifier = new Webhook(this.secret);
     const keys = new Set<string>();
     const ids = new Set<string>();
@@ -61,7 +62,7 @@ export class DeliveryLedger {
       unacknowledgedDelivered: [...keys].filter((key) => !acknowledged.has(key)).length,
       unverified,
       statuses: Object.fromEntries([...statuses].map(([status, n]) => [String(status || 'no answer'), n])),
-      seconds,
+      settleSeconds,
     };
     return { figures, missing };
   }

@@ -10,7 +10,7 @@ export function summaryLine(f: DeliveryFigures): string {
   return (
     `${f.scenario}: acknowledged ${f.acknowledged}, received ${f.received}, missing ${f.missing}, ` +
     `duplicates ${f.duplicates}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
-    `unverified ${f.unverified}, ${f.seconds} s, answers ${JSON.stringify(f.statuses)}`
+    `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}`
   );
 }
 
