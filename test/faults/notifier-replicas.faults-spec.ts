@@ -7,7 +7,7 @@ describe('faults: one of two notifiers killed', () => {
 
   beforeAll(async () => {
     world = await FaultWorld.start({ notifiers: 2 });
-    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: 100 });
+    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: 300 });
   });
   afterAll(async () => {
     await world?.close();
