@@ -1,13 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FaultWorld } from './support/fault-world';
 
-/** Two notifiers share the queues; one dies by SIGKILL mid-stream and stays dead. */
+/**
+ * Two notifiers share the queues; one dies by SIGKILL mid-stream and stays dead. Four deliveries
+ * at a time each, against a receiver taking 200 ms, keep both of them busy.
+ */
 describe('faults: one of two notifiers killed', () => {
   let world: FaultWorld;
 
   beforeAll(async () => {
-    world = await FaultWorld.start({ notifiers: 2 });
-    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: 300 });
+    world = await FaultWorld.start({ notifiers: 2, settings: { WEBHOOK_CONCURRENCY: '4' } });
+    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: 200 });
   });
   afterAll(async () => {
     await world?.close();

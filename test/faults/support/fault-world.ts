@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { DomainEventJob, QueueName, queuePrefix, redisConnectionOptions } from '@fincore/events';
 import { createPerson } from '../../support/builders/persons';
@@ -21,6 +22,10 @@ export const FAULT_SETTINGS: Record<string, string> = {
   RECONCILE_INTERVAL_MS: '1000',
   OUTBOX_RECONCILE_GRACE_SECONDS: '2',
 };
+
+/** Longer than BullMQ's 30 s job lock, after which a dead worker's job runs again. */
+const QUIET_TIMEOUT_MS = 60_000;
+const UNFINISHED = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
 
 /** Concurrent change loops of a scenario and the pause in each; about 40 changes a second. */
 const LOOPS = 4;
@@ -89,25 +94,49 @@ export class FaultWorld {
     return new ChangeStream(this.credentials, this.tenant.token, this.persons, INTERVAL_MS).start();
   }
 
-  /** A BullMQ client on the world's domain-events queue, closed with the world. */
+  /** A BullMQ client on the world's domain-events queue; the caller closes it. */
   domainEvents(): Queue<DomainEventJob> {
-    return new Queue<DomainEventJob>(QueueName.DomainEvents, {
-      connection: redisConnectionOptions(this.stack.config.REDIS_URL),
-      prefix: queuePrefix(this.stack.config.QUEUE_PREFIX),
-    });
+    return this.queue(QueueName.DomainEvents);
   }
 
   /**
-   * Waits (up to `timeoutMs`) until every acknowledged change's webhook arrived, records the
-   * scenario's figures and answers them with the keys still missing.
+   * Waits (up to `timeoutMs`) until every acknowledged change's webhook arrived, then until both
+   * queues have nothing left to run (stalled jobs of a killed notifier are taken up again only
+   * after their lock expires, and may deliver once more), so the duplicates are all counted.
+   * Records the scenario's figures and answers them with the keys still missing.
    */
   async settle(scenario: string, stream: ChangeStream, timeoutMs = 120_000) {
     const ledger = new DeliveryLedger(this.receiver, this.tenant.endpoint.secret);
     await ledger.waitForAll(stream.acknowledged, timeoutMs);
     const settled = Math.round((Date.now() - (stream.stoppedAt ?? Date.now())) / 100) / 10;
+    const queuesIdle = await this.untilQueuesIdle(QUIET_TIMEOUT_MS);
     const result = ledger.figures(scenario, stream.acknowledged, stream.statuses, settled);
+    result.figures.queuesIdle = queuesIdle;
     recordFigures(result.figures);
     return result;
+  }
+
+  /** False when jobs were still unfinished at the deadline. */
+  private async untilQueuesIdle(timeoutMs: number): Promise<boolean> {
+    const queues = [this.queue(QueueName.DomainEvents), this.queue(QueueName.WebhookDeliveries)];
+    const deadline = Date.now() + timeoutMs;
+    try {
+      while (Date.now() < deadline) {
+        const counts = await Promise.all(queues.map((q) => q.getJobCountByTypes(...UNFINISHED)));
+        if (counts.every((n) => n === 0)) return true;
+        await sleep(250);
+      }
+      return false;
+    } finally {
+      await Promise.all(queues.map((q) => q.close()));
+    }
+  }
+
+  private queue<T>(name: QueueName): Queue<T> {
+    return new Queue<T>(name, {
+      connection: redisConnectionOptions(this.stack.config.REDIS_URL),
+      prefix: queuePrefix(this.stack.config.QUEUE_PREFIX),
+    });
   }
 
   /** Puts the services back (thawed, running) and removes everything; safe after any failure. */

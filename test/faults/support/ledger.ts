@@ -18,6 +18,8 @@ export interface DeliveryFigures {
   unverified: number;
   /** Answers the callers got, by status. */
   statuses: Record<string, number>;
+  /** Whether both queues had run everything when the figures were taken (else duplicates may be more). */
+  queuesIdle?: boolean;
   /** Seconds from the end of the stream until the last missing webhook arrived (or the deadline). */
   settleSeconds: number;
 }

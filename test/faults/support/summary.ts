@@ -9,7 +9,7 @@ const SCENARIOS = join(ARTIFACTS, 'faults');
 export function summaryLine(f: DeliveryFigures): string {
   return (
     `${f.scenario}: acknowledged ${f.acknowledged}, received ${f.received}, missing ${f.missing}, ` +
-    `duplicates ${f.duplicates}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
+    `duplicates ${f.duplicates}${f.queuesIdle === false ? ' (queues still busy)' : ''}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
     `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}`
   );
 }
