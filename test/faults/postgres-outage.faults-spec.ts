@@ -31,7 +31,10 @@ describe('faults: PostgreSQL restarted, then frozen', () => {
 
     const { figures, missing } = await world.settle('4 PostgreSQL restarted, then frozen 4 s', stream);
     expect(figures.acknowledged).toBeGreaterThan(100);
-    expect(stream.unexpectedStatuses()).toEqual({});
+    expect({ statuses: stream.unexpectedStatuses(), answers: stream.unexpected }).toEqual({
+      statuses: {},
+      answers: [],
+    });
     expect(figures.unverified).toBe(0);
     expect(missing).toEqual([]);
   });

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient } from '../../support/http';
 
+const isExpected = (status: number) => (status >= 200 && status < 300) || status === 503;
+
 /** The key that ties an acknowledged change to its webhook: person id and the first name it set. */
 export const changeKey = (personId: string, firstName: string) => `${personId}/${firstName}`;
 
@@ -12,6 +14,8 @@ export class ChangeStream {
   readonly acknowledged = new Set<string>();
   /** Answers by status; 0 counts requests that got no HTTP answer at all. */
   readonly statuses = new Map<number, number>();
+  /** The first few answers other than 2xx and 503, with their bodies, to say what went wrong. */
+  readonly unexpected: string[] = [];
   private stopped = false;
   /** When the last loop ended; recovery is measured from here. */
   stoppedAt?: number;
@@ -38,9 +42,7 @@ export class ChangeStream {
 
   /** Statuses other than 2xx and 503, with how often each came. */
   unexpectedStatuses(): Record<number, number> {
-    return Object.fromEntries(
-      [...this.statuses].filter(([status]) => !(status >= 200 && status < 300) && status !== 503),
-    );
+    return Object.fromEntries([...this.statuses].filter(([status]) => !isExpected(status)));
   }
 
   private async loop(personId: string): Promise<void> {
@@ -49,8 +51,15 @@ export class ChangeStream {
       const status = await this.api
         .patch(`/api/v1/persons/${personId}`, { firstName }, { token: this.token })
         .then(
-          (r) => r.status,
-          () => 0,
+          (r) => {
+            if (!isExpected(r.status) && this.unexpected.length < 5)
+              this.unexpected.push(`${r.status} ${r.text}`);
+            return r.status;
+          },
+          (error: Error) => {
+            if (this.unexpected.length < 5) this.unexpected.push(`no answer: ${error.message}`);
+            return 0;
+          },
         );
       this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
       if (status >= 200 && status < 300) this.acknowledged.add(changeKey(personId, firstName));

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { DomainEventJob, QueueName, queuePrefix, redisConnectionOptions } from '@fincore/events';
@@ -34,10 +36,13 @@ const INTERVAL_MS = 100;
 /**
  * One fault scenario's world: its own PostgreSQL and Redis, the credentials API, the notification
  * API and notifiers as real processes (SIGKILL is real), a receiver, and a tenant whose endpoint
- * at the receiver gets PERSON_UPDATED webhooks.
+ * at the receiver gets PERSON_UPDATED webhooks. With FAULTS_APP_LOGS=<dir> (and TEST_LOG_LEVEL,
+ * e.g. warn), each process's output is kept in <dir>/<spec file>/<app>.log.
  */
 export class FaultWorld {
   readonly notifiers: SpawnedApp[] = [];
+  /** Every process the world started, killed ones too, for their logs. */
+  private readonly apps: Array<{ name: string; app: SpawnedApp }> = [];
   persons: string[] = [];
 
   private constructor(
@@ -67,6 +72,10 @@ export class FaultWorld {
       const notifications = await stack.spawnApp('notification-api');
       const tenant = await webhookTenant(stack, new ApiClient(notifications.url), receiver.url);
       const world = new FaultWorld(postgres, redis, stack, receiver, new ApiClient(credentials.url), tenant);
+      world.apps.push(
+        { name: 'credentials-api', app: credentials },
+        { name: 'notification-api', app: notifications },
+      );
       for (let i = 0; i < (options.notifiers ?? 1); i++) await world.startNotifier();
       for (let i = 0; i < LOOPS; i++)
         world.persons.push((await createPerson(world.credentials, tenant.token, {}, 'fault')).personId);
@@ -80,6 +89,7 @@ export class FaultWorld {
   async startNotifier(): Promise<SpawnedApp> {
     const notifier = await this.stack.spawnApp('notifier');
     this.notifiers.push(notifier);
+    this.apps.push({ name: `notifier-${this.apps.length - 2}`, app: notifier }); // the two APIs come first
     return notifier;
   }
 
@@ -141,6 +151,12 @@ export class FaultWorld {
 
   /** Puts the services back (thawed, running) and removes everything; safe after any failure. */
   async close(): Promise<void> {
+    const logs = process.env.FAULTS_APP_LOGS;
+    if (logs) {
+      const dir = join(logs, expect.getState().testPath?.split('/').pop() ?? 'scenario');
+      mkdirSync(dir, { recursive: true });
+      for (const { name, app } of this.apps) writeFileSync(join(dir, `${name}.log`), app.output());
+    }
     await closeAll(this.postgres, this.redis, this.stack, this.receiver);
   }
 }
