@@ -26,7 +26,7 @@ export const FAULT_SETTINGS: Record<string, string> = {
 };
 
 /** Longer than BullMQ's 30 s job lock, after which a dead worker's job runs again. */
-const QUIET_TIMEOUT_MS = 60_000;
+const QUIET_TIMEOUT_MS = 90_000;
 const UNFINISHED = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
 
 /** Concurrent change loops of a scenario and the pause in each; about 40 changes a second. */
@@ -119,24 +119,30 @@ export class FaultWorld {
     const ledger = new DeliveryLedger(this.receiver, this.tenant.endpoint.secret);
     await ledger.waitForAll(stream.acknowledged, timeoutMs);
     const settled = Math.round((Date.now() - (stream.stoppedAt ?? Date.now())) / 100) / 10;
-    const queuesIdle = await this.untilQueuesIdle(QUIET_TIMEOUT_MS);
+    const unfinished = await this.untilQueuesIdle(QUIET_TIMEOUT_MS);
     const result = ledger.figures(scenario, stream.acknowledged, stream.statuses, settled);
-    result.figures.queuesIdle = queuesIdle;
+    result.figures.unfinishedJobs = unfinished;
     recordFigures(result.figures);
     return result;
   }
 
-  /** False when jobs were still unfinished at the deadline. */
-  private async untilQueuesIdle(timeoutMs: number): Promise<boolean> {
+  /** The jobs, by queue and state, still unfinished at the deadline; empty when both queues ran everything. */
+  private async untilQueuesIdle(timeoutMs: number): Promise<Record<string, number>> {
     const queues = [this.queue(QueueName.DomainEvents), this.queue(QueueName.WebhookDeliveries)];
     const deadline = Date.now() + timeoutMs;
     try {
-      while (Date.now() < deadline) {
-        const counts = await Promise.all(queues.map((q) => q.getJobCountByTypes(...UNFINISHED)));
-        if (counts.every((n) => n === 0)) return true;
+      for (;;) {
+        const counts = await Promise.all(queues.map((q) => q.getJobCounts(...UNFINISHED)));
+        const left = Object.fromEntries(
+          counts.flatMap((byState, i) =>
+            Object.entries(byState)
+              .filter(([, n]) => n > 0)
+              .map(([state, n]) => [`${queues[i].name} ${state}`, n]),
+          ),
+        );
+        if (!Object.keys(left).length || Date.now() > deadline) return left;
         await sleep(250);
       }
-      return false;
     } finally {
       await Promise.all(queues.map((q) => q.close()));
     }

@@ -18,8 +18,8 @@ export interface DeliveryFigures {
   unverified: number;
   /** Answers the callers got, by status. */
   statuses: Record<string, number>;
-  /** Whether both queues had run everything when the figures were taken (else duplicates may be more). */
-  queuesIdle?: boolean;
+  /** Jobs not yet run when the figures were taken (then duplicates may be more); empty is the rule. */
+  unfinishedJobs?: Record<string, number>;
   /** Seconds from the end of the stream until the last missing webhook arrived (or the deadline). */
   settleSeconds: number;
 }

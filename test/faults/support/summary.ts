@@ -9,10 +9,15 @@ const SCENARIOS = join(ARTIFACTS, 'faults');
 export function summaryLine(f: DeliveryFigures): string {
   return (
     `${f.scenario}: acknowledged ${f.acknowledged}, received ${f.received}, missing ${f.missing}, ` +
-    `duplicates ${f.duplicates}${f.queuesIdle === false ? ' (queues still busy)' : ''}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
+    `duplicates ${f.duplicates}${busy(f)}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
     `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}`
   );
 }
+
+const busy = (f: DeliveryFigures) =>
+  f.unfinishedJobs && Object.keys(f.unfinishedJobs).length
+    ? ` (jobs still unfinished: ${JSON.stringify(f.unfinishedJobs)})`
+    : '';
 
 /** Prints the scenario's line and keeps its figures for the run's summary. */
 export function recordFigures(figures: DeliveryFigures): void {
