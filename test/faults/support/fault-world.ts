@@ -11,19 +11,22 @@ import { SpawnedApp, TestStack } from '../../support/stack';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ChangeStream } from './change-stream';
 import { DeliveryLedger } from './ledger';
-import { recordFigures } from './summary';
+import { ARTIFACTS, recordFigures } from './summary';
 
 /**
  * Retries that outlast every outage the scenarios make (about 30 s in all), and reconcilers that
  * look at a published but unprocessed event after 2 s instead of 30 s.
  */
 export const FAULT_SETTINGS: Record<string, string> = {
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
   WEBHOOK_RETRY_SCHEDULE: '0.5,1,1,2,2,3,3,4,5,5,5',
   WEBHOOK_TIMEOUT_MS: '3000',
   OUTBOX_POLL_MS: '500',
   RECONCILE_INTERVAL_MS: '1000',
   OUTBOX_RECONCILE_GRACE_SECONDS: '2',
 };
+
+const LOGS = join(ARTIFACTS, 'faults-logs');
 
 /** Longer than BullMQ's 30 s job lock, after which a dead worker's job runs again. */
 const QUIET_TIMEOUT_MS = 90_000;
@@ -36,8 +39,8 @@ const INTERVAL_MS = 100;
 /**
  * One fault scenario's world: its own PostgreSQL and Redis, the credentials API, the notification
  * API and notifiers as real processes (SIGKILL is real), a receiver, and a tenant whose endpoint
- * at the receiver gets PERSON_UPDATED webhooks. With FAULTS_APP_LOGS=<dir> (and TEST_LOG_LEVEL,
- * e.g. warn), each process's output is kept in <dir>/<spec file>/<app>.log.
+ * at the receiver gets PERSON_UPDATED webhooks. Each process's log (warnings and errors, or
+ * TEST_LOG_LEVEL) is kept in test/artifacts/faults-logs/<spec file>/<app>.log.
  */
 export class FaultWorld {
   readonly notifiers: SpawnedApp[] = [];
@@ -157,12 +160,9 @@ export class FaultWorld {
 
   /** Puts the services back (thawed, running) and removes everything; safe after any failure. */
   async close(): Promise<void> {
-    const logs = process.env.FAULTS_APP_LOGS;
-    if (logs) {
-      const dir = join(logs, expect.getState().testPath?.split('/').pop() ?? 'scenario');
-      mkdirSync(dir, { recursive: true });
-      for (const { name, app } of this.apps) writeFileSync(join(dir, `${name}.log`), app.output());
-    }
+    const dir = join(LOGS, (expect.getState().testPath ?? 'scenario').split('/').pop()!);
+    mkdirSync(dir, { recursive: true });
+    for (const { name, app } of this.apps) writeFileSync(join(dir, `${name}.log`), app.output());
     await closeAll(this.postgres, this.redis, this.stack, this.receiver);
   }
 }
