@@ -6,7 +6,7 @@ import { OutboxEventEntity } from './outbox.entity';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
-import { DOMAIN_EVENT_JOB_OPTIONS, QueueName, queuePrefix, redisConnectionOptions } from './queues';
+import { domainEventJobOptions, QueueName, queuePrefix, redisConnectionOptions } from './queues';
 import { UnitOfWork } from './unit-of-work';
 
 /** BullMQ root for an app: connection and hash-tagged prefix from the configuration. */
@@ -30,9 +30,12 @@ export class EventsModule {
       global: true,
       imports: [
         QueueRootModule,
-        BullModule.registerQueue({
+        BullModule.registerQueueAsync({
           name: QueueName.DomainEvents,
-          defaultJobOptions: DOMAIN_EVENT_JOB_OPTIONS,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({
+            defaultJobOptions: domainEventJobOptions(config.DOMAIN_EVENT_ATTEMPTS),
+          }),
         }),
         TypeOrmModule.forFeature([OutboxEventEntity]),
       ],

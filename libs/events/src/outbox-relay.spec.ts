@@ -21,6 +21,7 @@ describe('OutboxRelay', () => {
     DATABASE_URL: 'postgres://db/fincore',
     OUTBOX_POLL_MS: 600_000,
     RECONCILE_INTERVAL_MS: 600_000,
+    OUTBOX_RECONCILE_GRACE_SECONDS: 30,
   } as AppConfig;
 
   beforeEach(() => {

@@ -15,8 +15,6 @@ const BATCH = 200;
  * notifications into one drain, instead of one empty claim query per event per process.
  */
 const NOTIFY_SETTLE_MS = 250;
-/** An event published this long ago and still not processed is checked against the queue. */
-const RECONCILE_GRACE_SECONDS = 30;
 /** Events checked against the queue per round trip while the reconciler pages through them. */
 const RECONCILE_PAGE = 1000;
 
@@ -120,7 +118,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const recovered: string[] = [];
     let after: PublishedEventRef | undefined;
     for (;;) {
-      const page = await this.outbox.pagePublishedUnprocessed(RECONCILE_GRACE_SECONDS, RECONCILE_PAGE, after);
+      const page = await this.outbox.pagePublishedUnprocessed(
+        this.config.OUTBOX_RECONCILE_GRACE_SECONDS,
+        RECONCILE_PAGE,
+        after,
+      );
       if (!after)
         this.oldestUnprocessedAge.set(page.length ? (Date.now() - page[0].publishedAt.getTime()) / 1000 : 0);
       recovered.push(...(await this.recover(page.map((e) => e.id))));

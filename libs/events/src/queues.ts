@@ -33,9 +33,11 @@ export function redisConnectionOptions(url: string): ConnectionOptions {
 }
 
 /** Completed jobs are kept a day so a second publish of the same event id stays a no-op. */
-export const DOMAIN_EVENT_JOB_OPTIONS: DefaultJobOptions = {
-  attempts: 12,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: { age: 24 * 3600, count: 50_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
+export function domainEventJobOptions(attempts: number): DefaultJobOptions {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 24 * 3600, count: 50_000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}

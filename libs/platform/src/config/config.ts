@@ -86,6 +86,10 @@ export const configSchema = z.object({
   WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().min(0).default(24),
   /** Interval of the reconciler that re-enqueues what Redis lost. */
   RECONCILE_INTERVAL_MS: positiveInt(30000),
+  /** How long a published event may stay unprocessed before the outbox reconciler checks its job. */
+  OUTBOX_RECONCILE_GRACE_SECONDS: z.coerce.number().min(0).default(30),
+  /** Attempts of a domain-events job (exponential backoff from 1 s) before it lands in the failed set. */
+  DOMAIN_EVENT_ATTEMPTS: positiveInt(12),
   BULL_BOARD_USERNAME: z.string().min(1).default('admin'),
   BULL_BOARD_PASSWORD: z.string().optional(),
 });

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { dependencyOutage as sut } from './dependency-errors';
 
 const pgError = (code: string, message = 'server says no') => Object.assign(new Error(message), { code });
@@ -27,6 +27,10 @@ describe('dependencyOutage', () => {
     'Client has encountered a connection error and is not queryable',
   ])('recognises the pg driver saying "%s"', (message) => {
     expect(sut(new Error(message))).toEqual({ dependency: 'postgres', reason: message });
+  });
+
+  it('recognises a transaction whose query runner TypeORM released when its connection failed', () => {
+    expect(sut(new QueryRunnerAlreadyReleasedError())?.dependency).toBe('postgres');
   });
 
   it.each(['Connection is closed.', 'Command timed out'])('recognises ioredis saying "%s"', (message) => {

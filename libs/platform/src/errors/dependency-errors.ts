@@ -80,6 +80,9 @@ function recognise(error: ErrorLike): DependencyOutage | undefined {
     return { dependency: 'postgres', reason: `${code} connection_exception` };
   if (code && NETWORK_CODES.has(code)) return { dependency: 'network', reason: code };
   if (POSTGRES_MESSAGES.some((m) => m.test(message))) return { dependency: 'postgres', reason: message };
+  // TypeORM releases a transaction's query runner when its connection fails (e.g. a restart ends
+  // the session); the transaction's next statement then finds the runner released.
+  if (error.name === 'QueryRunnerAlreadyReleasedError') return { dependency: 'postgres', reason: message };
   if (error.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.some((m) => m.test(message))) {
     return { dependency: 'redis', reason: message };
   }

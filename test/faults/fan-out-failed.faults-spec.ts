@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queue } from 'bullmq';
+import type { DomainEventJob } from '@fincore/events';
+import { eventually } from '../support/http';
+import { FaultWorld } from './support/fault-world';
+
+/**
+ * Fan-out jobs run out of attempts: they wait in a paused domain-events queue, PostgreSQL stops,
+ * and the notifier takes them up and fails each one twice (DOMAIN_EVENT_ATTEMPTS=2) into BullMQ's
+ * failed set. Once PostgreSQL is back, only the outbox reconciler can bring them back.
+ */
+describe('faults: fan-out jobs driven to failed', () => {
+  let world: FaultWorld;
+  let queue: Queue<DomainEventJob>;
+
+  beforeAll(async () => {
+    world = await FaultWorld.start({ settings: { DOMAIN_EVENT_ATTEMPTS: '2' } });
+    queue = world.domainEvents();
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await world?.close();
+  });
+
+  it('the outbox reconciler retries failed jobs and every acknowledged change is delivered', async () => {
+    await queue.pause();
+    const stream = world.changes();
+    await sleep(5000);
+    await stream.stop();
+    const backlog = stream.acknowledged.size;
+    await eventually(async () => (await queue.getWaitingCount()) >= backlog, {
+      what: `${backlog} fan-out jobs waiting in the paused queue`,
+    });
+
+    await world.postgres.stop();
+    try {
+      await queue.resume();
+      await eventually(async () => (await queue.getFailedCount()) >= backlog, {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+        what: `${backlog} fan-out jobs in the failed set`,
+      });
+    } finally {
+      await world.postgres.restart();
+    }
+
+    const { figures, missing } = await world.settle('6 fan-out jobs driven to failed', stream);
+    expect(figures.acknowledged).toBeGreaterThan(50);
+    expect(figures.unverified).toBe(0);
+    expect(missing).toEqual([]);
+    expect(await queue.getFailedCount()).toBe(0);
+  });
+});
