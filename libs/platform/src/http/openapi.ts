@@ -41,7 +41,7 @@ export function setupOpenApi(
   const config = new DocumentBuilder()
     .setTitle(info.title)
     .setDescription(
-      `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run cli -- token:create\`). ` +
+      `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run -s cli -- token:create --tenant <code> --scopes <a,b>\`). ` +
         `Errors are \`application/problem+json\`. Scopes:\n${scopes}`,
     )
     .setVersion(info.version)
