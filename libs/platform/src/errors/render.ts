@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { localise, negotiateLanguage, Language } from './messages';
+import { localise, localiseFieldError, negotiateLanguage, Language } from './messages';
 import { FieldError, ProblemException } from './problem';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -109,7 +109,7 @@ export function renderProblem(
     code: problem.code,
     instance: (req.url ?? '').split('?')[0] || undefined,
     requestId,
-    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.errors ? { errors: problem.errors.map((e) => localiseFieldError(e, language)) } : {}),
     ...problem.extensions,
   };
   return {
