@@ -6,7 +6,8 @@ import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
-  description: 'RFC 9457 problem details; title and detail follow Accept-Language (en, de).',
+  description:
+    'RFC 9457 problem details; title, detail and errors[].message follow Accept-Language (en, de).',
   required: ['type', 'title', 'status', 'code'],
   properties: {
     type: { type: 'string', example: 'urn:fincore:problem:validation_failed' },
