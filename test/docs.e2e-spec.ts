@@ -5,7 +5,7 @@ import { NotificationApiApp } from '../apps/notification-api/src/app.definition'
 import { NotifierApp } from '../apps/notifier/src/app.definition';
 import { TestStack } from './support/stack';
 
-/** Every app's Swagger UI, with or without the trailing slash, and everything the page loads. */
+/** Every app's Swagger UI, at each spelling of its address, and everything the page loads. */
 describe('API docs', () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -14,12 +14,13 @@ describe('API docs', () => {
   afterAll(() => stack.close());
 
   it.each([CredentialsApiApp, CardApiApp, NotificationApiApp, NotifierApp].map((d) => [d.name, d]))(
-    '%s: /docs and /docs/ render the Swagger UI with working assets',
+    '%s: /docs, /docs/ and /docs/index.html render the Swagger UI with working assets',
     async (_name: string, definition: AppDefinition) => {
       const sut = await stack.startApp(definition);
-      for (const path of ['/docs', '/docs/']) {
+      for (const path of ['/docs', '/docs/', '/docs/index.html']) {
         const page = await fetch(`${sut.url}${path}`);
         expect({ path, status: page.status }).toEqual({ path, status: 200 });
+        expect(new URL(page.url).pathname).toBe('/docs');
         expect(page.headers.get('content-type')).toContain('text/html');
         const html = await page.text();
         expect(html).toContain('<div id="swagger-ui">');

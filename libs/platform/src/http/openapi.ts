@@ -53,4 +53,24 @@ export function setupOpenApi(
   document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
   documentIdempotencyKey(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+  redirectToCanonicalDocs(app);
+}
+
+/**
+ * The UI's page loads its assets by relative URLs, which only some spellings of its address
+ * resolve (`/docs/index.html` reaches for `/docs/docs/…`): those spellings are sent to `/docs`.
+ */
+function redirectToCanonicalDocs(app: NestFastifyApplication): void {
+  const aliases = new Set(['/docs/', '/docs/index.html']);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      const [path, query] = request.url.split(/\?(.*)/s, 2);
+      if ((request.method === 'GET' || request.method === 'HEAD') && aliases.has(path)) {
+        void reply.redirect(query ? `/docs?${query}` : '/docs', 301);
+        return;
+      }
+      done();
+    });
 }
