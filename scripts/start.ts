@@ -212,7 +212,9 @@ async function main(): Promise<void> {
     say('stop: Ctrl-C');
   }
   const codes = await Promise.all(exits);
-  process.exit(codes.every((c) => c === 0) ? 0 : 1);
+  const clean = codes.every((c) => c === 0);
+  if (clean) say('fincore stopped');
+  process.exit(clean ? 0 : 1);
 }
 
 void main();
