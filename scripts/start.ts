@@ -1,8 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { createDataSource, ensureDatabase, migrate } from '@fincore/database';
 import {
+  ALL_SCOPES,
   ApiTokenEntity,
   AppConfig,
   checkDependencies,
@@ -18,8 +20,9 @@ import { DEMO_SEEDS } from '../apps/cli/src/demo-seeds';
 
 /**
  * `npm start`: database up to date, demo data if the database is empty, the four processes
- * started and checked ready, their addresses and a fresh demo token printed. SIGINT/SIGTERM are
- * passed to every process, which drain and exit; the launcher exits 0 once all have.
+ * started and checked ready, their addresses and the demo token printed; the apps' logs go to
+ * files. A stop signal is passed once to every process, which drain and exit; the launcher exits
+ * 0 once all have.
  */
 const APPS = [
   { name: 'credentials-api', port: (c: AppConfig) => c.CREDENTIALS_API_PORT },
@@ -29,11 +32,44 @@ const APPS = [
 ] as const;
 
 const START_TOKEN_NAME = 'demo (npm start)';
+/** The launcher's own files (demo token, logs); git-ignored. */
+const STATE_DIR = process.env.FINCORE_STATE_DIR ?? join(__dirname, '..', '..', '.fincore');
+const DEMO_TOKEN_FILE = join(STATE_DIR, 'demo-token');
+const LOG_DIR = join(STATE_DIR, 'logs');
+const shown = (path: string) =>
+  relative(process.cwd(), path).startsWith('..') ? path : relative(process.cwd(), path);
+
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const fail = (message: string): never => {
   process.stderr.write(`fincore: ${message}\n`);
   process.exit(1);
 };
+
+/**
+ * The demo token stays the same across starts, so a shell's TOKEN keeps working: the saved one is
+ * reused while it is valid. Otherwise (first start, another database, revoked) the start tokens
+ * nobody can print any more are revoked and a new one is saved, readable by its owner only.
+ */
+async function demoToken(admin: TokenAdmin): Promise<string> {
+  let saved = '';
+  try {
+    saved = readFileSync(DEMO_TOKEN_FILE, 'utf8').trim();
+  } catch {
+    // no saved token yet
+  }
+  if ((await admin.findActiveToken(saved))?.tenantCode === DEMO_TENANT_CODE) return saved;
+  for (const t of await admin.listTokens(DEMO_TENANT_CODE)) {
+    if (t.name === START_TOKEN_NAME && !t.revokedAt) await admin.revokeToken(t.id);
+  }
+  const { token } = await admin.createToken(DEMO_TENANT_CODE, {
+    name: START_TOKEN_NAME,
+    scopes: [...ALL_SCOPES],
+  });
+  mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
+  writeFileSync(DEMO_TOKEN_FILE, `${token}\n`, { mode: 0o600 });
+  chmodSync(DEMO_TOKEN_FILE, 0o600);
+  return token;
+}
 
 async function prepareDatabase(config: AppConfig): Promise<{ token: string; seeded: boolean }> {
   if (await ensureDatabase(config.DATABASE_URL)) say('created database');
@@ -50,12 +86,7 @@ async function prepareDatabase(config: AppConfig): Promise<{ token: string; seed
     if (empty) await seedDemo(ds);
     const admin = new TokenAdmin(ds);
     if (!(await admin.findTenant(DEMO_TENANT_CODE))) return { token: '', seeded: false };
-    // One start token at a time: the previous one is revoked, a new one printed (tokens are stored hashed).
-    for (const t of await admin.listTokens(DEMO_TENANT_CODE)) {
-      if (t.name === START_TOKEN_NAME && !t.revokedAt) await admin.revokeToken(t.id);
-    }
-    const { token } = await admin.createToken(DEMO_TENANT_CODE, { name: START_TOKEN_NAME });
-    return { token, seeded: empty };
+    return { token: await demoToken(admin), seeded: empty };
   } finally {
     await ds.destroy();
   }
@@ -98,14 +129,26 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
     BULL_BOARD_PASSWORD: process.env.BULL_BOARD_PASSWORD ?? randomBytes(9).toString('base64url'),
   };
+  // Own process groups: a terminal's Ctrl-C reaches the launcher only, which passes it on once.
+  // The channel tells an app that the launcher is gone, should it die without passing anything on.
+  mkdirSync(LOG_DIR, { recursive: true, mode: 0o700 });
   const children = APPS.map((app) => {
+    const logFile = join(LOG_DIR, `${app.name}.log`);
+    const log = openSync(logFile, 'a');
     const child = spawn(process.execPath, [join(__dirname, '..', 'apps', app.name, 'src', 'main.js')], {
       env,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+      stdio: ['ignore', log, 'pipe', 'ipc'],
+    });
+    // What an app writes to stderr (why it cannot start) is for the terminal as well as its log.
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      writeSync(log, chunk);
     });
     return {
       ...app,
       child,
+      logFile,
       url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${app.port(config)}`,
     };
   });
@@ -114,18 +157,21 @@ async function main(): Promise<void> {
   const stopAll = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    say(`${signal}: the apps drain and stop`);
     for (const { child } of children) if (child.exitCode === null) child.kill(signal);
   };
-  process.once('SIGINT', () => stopAll('SIGINT'));
-  process.once('SIGTERM', () => stopAll('SIGTERM'));
+  // npm passes a signal on to the launcher as well: one Ctrl-C can arrive twice, so repeats are ignored.
+  process.on('SIGINT', () => stopAll('SIGINT'));
+  process.on('SIGTERM', () => stopAll('SIGTERM'));
+  process.on('SIGHUP', () => stopAll('SIGTERM'));
 
   const exits = children.map(
-    ({ name, child }) =>
+    ({ name, child, logFile }) =>
       new Promise<number>((resolve) =>
         child.once('exit', (code, signal) => {
           if (!stopping) {
             process.stderr.write(
-              `fincore: ${name} stopped unexpectedly (${signal ?? code}); stopping the others\n`,
+              `fincore: ${name} stopped unexpectedly (${signal ?? code}; see ${shown(logFile)}); stopping the others\n`,
             );
             stopAll('SIGTERM');
           }
@@ -155,17 +201,20 @@ async function main(): Promise<void> {
       `  notifier          ${notifier.url}   Bull Board ${notifier.url}/admin/queues  (user ${config.BULL_BOARD_USERNAME}, password ${env.BULL_BOARD_PASSWORD})`,
     );
     say(`  metrics           /metrics on each; health /health/live and /health/ready`);
+    say(`  logs              ${shown(LOG_DIR)}/<app>.log`);
     say('');
     say(
-      `demo tenant ${DEMO_TENANT_CODE}${seeded ? ' (seeded now)' : ''}; demo token (all scopes, replaces the previous start token):`,
+      `demo tenant ${DEMO_TENANT_CODE}${seeded ? ' (seeded now)' : ''}; demo token (all scopes, the same at every start, kept in ${shown(DEMO_TOKEN_FILE)}):`,
     );
-    say(`  ${token}`);
+    say(`  export TOKEN=${token}`);
     say('');
-    say(`try:  curl -s -H 'x-auth-token: ${token}' ${credentials.url}/api/v1/persons/demo-person-1`);
+    say(`try:  curl -s -H "x-auth-token: $TOKEN" ${credentials.url}/api/v1/persons/demo-person-1`);
     say('stop: Ctrl-C');
   }
   const codes = await Promise.all(exits);
-  process.exit(codes.every((c) => c === 0) ? 0 : 1);
+  const clean = codes.every((c) => c === 0);
+  if (clean) say('fincore stopped');
+  process.exit(clean ? 0 : 1);
 }
 
 void main();

@@ -1,19 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { ALL_SCOPES } from '@fincore/platform';
 import { TestStack } from './support/stack';
+
+const root = join(__dirname, '..');
+const main = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
 
 /** The operator CLI as users run it: the built entry point, its stdout, stderr and exit code. */
 describe('operator CLI', () => {
   let stack: TestStack;
   const cli = (...args: string[]) => {
-    const r = spawnSync(
-      process.execPath,
-      [join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js'), ...args],
-      {
-        env: { PATH: process.env.PATH ?? '', ...stack.env },
-        encoding: 'utf8',
-      },
-    );
+    const r = spawnSync(process.execPath, [main, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...stack.env },
+      encoding: 'utf8',
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
@@ -70,7 +70,6 @@ describe('operator CLI', () => {
   it('prints usage and exits non-zero on bad arguments', () => {
     for (const args of [
       [],
-      ['nonsense'],
       ['token:create'],
       ['token:create', '--tenant'],
       ['tenant:create'],
@@ -79,12 +78,51 @@ describe('operator CLI', () => {
     ]) {
       const r = cli(...args);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('Usage: npm run cli');
+      expect(r.stderr).toContain('Usage: npm run -s cli');
       expect(r.stdout).toBe('');
     }
+    const nonsense = cli('nonsense');
+    expect(nonsense.code).toBe(2);
+    expect(nonsense.stderr).toBe('error: unknown command "nonsense" (usage: npm run -s cli -- help)\n');
+    const noScopes = cli('token:create', '--tenant', 'CLI1');
+    expect(noScopes.code).toBe(2);
+    expect(noScopes.stderr).toMatch(/--scopes is required: a comma-separated list of .*cards:read.*; or all/);
     const unknownScope = cli('token:create', '--tenant', 'CLI1', '--scopes', 'everything');
     expect(unknownScope.code).toBe(1);
     expect(unknownScope.stderr).toMatch(/Unknown scope/);
+  });
+
+  it('help and --help print the usage on stdout and exit 0, without needing a valid configuration', () => {
+    for (const args of [['help'], ['--help'], ['-h']]) {
+      const r = spawnSync(process.execPath, [main, ...args], {
+        env: { CARD_API_PORT: 'abc' },
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('Usage: npm run -s cli -- <command>');
+      expect(r.stdout).toContain('token:create --tenant <code> --scopes <a,b|all>');
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('through npm as the README shows: stdout is only the token, a typo gets the nearest command', async () => {
+    const npm = (...args: string[]) =>
+      spawnSync('npm', ['run', '-s', 'cli', '--', ...args], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...stack.env },
+        encoding: 'utf8',
+      });
+    cli('tenant:create', 'CLI3');
+    const created = npm('token:create', '--tenant', 'CLI3', '--scopes', 'all');
+    expect(created.status).toBe(0);
+    expect(created.stdout).toMatch(/^fct_[A-Za-z0-9_-]{43}\n$/);
+    const [listed] = JSON.parse(cli('token:list', '--tenant', 'CLI3').stdout);
+    expect([...listed.scopes].sort()).toEqual([...ALL_SCOPES].sort());
+
+    const typo = npm('tokn:create', '--tenant', 'CLI3');
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('unknown command "tokn:create"; did you mean token:create?');
+    expect(typo.stdout).toBe('');
   });
 
   it('demo:seed is idempotent and prints what exists', () => {
@@ -97,14 +135,10 @@ describe('operator CLI', () => {
   });
 
   it('names the variable when the configuration is wrong', () => {
-    const r = spawnSync(
-      process.execPath,
-      [join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js'), 'migrate'],
-      {
-        env: { PATH: process.env.PATH ?? '', ...stack.env, REDIS_URL: 'http://nope', CARD_API_PORT: 'abc' },
-        encoding: 'utf8',
-      },
-    );
+    const r = spawnSync(process.execPath, [main, 'migrate'], {
+      env: { PATH: process.env.PATH ?? '', ...stack.env, REDIS_URL: 'http://nope', CARD_API_PORT: 'abc' },
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('REDIS_URL');
     expect(r.stderr).toContain('CARD_API_PORT');

@@ -38,6 +38,38 @@ describe('pricing: price lists', () => {
       { columns: 'code, version, rules', orderBy: 'code' },
     );
 
+  it('names a date missing from the calendar once, in the language asked for, without a misleading second message', async () => {
+    const german = { token, headers: { 'accept-language': 'de-DE,de;q=0.9' } };
+    const badEnd = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ code: 'DATES', validFrom: '2026-03-01', validTo: '2026-02-30' }),
+      german,
+    );
+    expectProblem(badEnd, 400, 'validation_failed');
+    expect(badEnd.body.title).toBe('Die Anfrage ist ungültig');
+    expect(badEnd.body.errors).toEqual([
+      { field: 'validTo', message: 'dieses Datum gibt es im Kalender nicht' },
+    ]);
+
+    const badStart = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ code: 'DATES', validFrom: '2026-02-30', name: '' }),
+      german,
+    );
+    expect(badStart.body.errors).toEqual([
+      { field: 'name', message: 'darf nicht leer sein' },
+      { field: 'validFrom', message: 'dieses Datum gibt es im Kalender nicht' },
+    ]);
+    const english = await a.api.post(
+      '/api/v1/price-lists',
+      tariff({ code: 'DATES', validFrom: '2026-02-30' }),
+      { token },
+    );
+    expect(english.body.errors).toEqual([
+      { field: 'validFrom', message: 'this date does not exist in the calendar' },
+    ]);
+  });
+
   it('creates, lists, shows and deletes price lists; an overlap or a taken code is a 409 that changes nothing', async () => {
     const created = await a.api.post('/api/v1/price-lists', tariff(), { token });
     expect(created.status).toBe(201);

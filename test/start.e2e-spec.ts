@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { eventually } from './support/http';
+import { stateDir } from './support/launcher';
 import { freePort, TestStack } from './support/stack';
 
 const dist = (...parts: string[]) => join(__dirname, '..', 'dist', ...parts);
@@ -8,10 +9,14 @@ const dist = (...parts: string[]) => join(__dirname, '..', 'dist', ...parts);
 /** `npm start` as a user runs it (the built launcher), and the start-up failures users can hit. */
 describe('npm start launcher', () => {
   let stack: TestStack;
+  const state = stateDir();
   beforeAll(async () => {
     stack = await TestStack.create();
   });
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stack.close();
+    state.remove();
+  });
 
   it('starts the four apps ready, prints their URLs and a working demo token, and exits 0 on SIGTERM', async () => {
     const ports = {
@@ -26,6 +31,7 @@ describe('npm start launcher', () => {
         PATH: process.env.PATH ?? '',
         ...stack.env,
         LOG_LEVEL: 'warn',
+        FINCORE_STATE_DIR: state.path,
         ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,21 +13,69 @@ import {
 } from '@fincore/platform';
 import { DEMO_SEEDS } from './demo-seeds';
 
-export class UsageError extends Error {}
+/** Wrong arguments: exit code 2 with the usage; `brief` ones point to the usage instead of printing it. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly brief = false,
+  ) {
+    super(message);
+  }
+}
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+export const USAGE = `Usage: npm run -s cli -- <command> [options]
 
 Commands:
   migrate                                         apply pending database migrations
   tenant:create <code> [--name <name>]            create a tenant
-  token:create --tenant <code> [--scopes a,b] [--name <name>]
+  token:create --tenant <code> --scopes <a,b|all> [--name <name>]
                                                   create an API token; prints only the token
   token:revoke <id>                               revoke a token (takes effect on every replica at once)
   token:list --tenant <code>                      list a tenant's tokens (never the tokens themselves)
   demo:seed                                       create the demo tenant and data if missing; prints JSON
 
-Scopes: ${ALL_SCOPES.join(', ')}
+Scopes: ${ALL_SCOPES.join(', ')}; --scopes all grants every one.
+-s keeps npm's own lines out of the output: TOKEN=$(npm run -s cli -- token:create …)
 `;
+
+const COMMANDS = ['migrate', 'tenant:create', 'token:create', 'token:revoke', 'token:list', 'demo:seed'];
+const HELP = ['help', '--help', '-h'];
+
+/** The command closest to a mistyped one, when it is close enough to be what was meant. */
+export function nearestCommand(typed: string): string | undefined {
+  const ranked = COMMANDS.map((c) => ({ c, d: editDistance(typed.toLowerCase(), c) })).sort(
+    (a, b) => a.d - b.d,
+  );
+  return ranked[0].d <= Math.max(2, Math.floor(typed.length / 3)) ? ranked[0].c : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** `--scopes` is required so that a token never gets every scope by omission. */
+function requestedScopes(value: string | undefined): string[] {
+  if (!value?.trim()) {
+    throw new UsageError(`--scopes is required: a comma-separated list of ${ALL_SCOPES.join(', ')}; or all`);
+  }
+  if (value.trim() === 'all') return [...ALL_SCOPES];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
 
 export interface Io {
   out(line: string): void;
@@ -72,8 +120,25 @@ export async function seedDemo(ds: DataSource): Promise<Record<string, unknown>>
   });
 }
 
-export async function runCommand(argv: string[], config: AppConfig, io: Io): Promise<number> {
+/** Runs one command line; help and wrong commands need no configuration, so it is loaded only after. */
+export async function runCommand(argv: string[], loadSettings: () => AppConfig, io: Io): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined) throw new UsageError('no command given');
+  if (HELP.includes(command)) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (!COMMANDS.includes(command)) {
+    const nearest = nearestCommand(command);
+    throw new UsageError(
+      `unknown command "${command}"${nearest ? `; did you mean ${nearest}?` : ''} (usage: npm run -s cli -- help)`,
+      true,
+    );
+  }
+  return run(command, rest, loadSettings(), io);
+}
+
+async function run(command: string, rest: string[], config: AppConfig, io: Io): Promise<number> {
   switch (command) {
     case 'migrate': {
       parse(rest, {}, 0);
@@ -102,10 +167,7 @@ export async function runCommand(argv: string[], config: AppConfig, io: Io): Pro
         0,
       );
       if (!values.tenant) throw new UsageError('--tenant is required');
-      const scopes = values.scopes
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      const scopes = requestedScopes(values.scopes);
       const { token, entity } = await withDataSource(config, (ds) =>
         new TokenAdmin(ds).createToken(values.tenant!, { scopes, name: values.name }),
       );
@@ -153,12 +215,8 @@ export async function runCommand(argv: string[], config: AppConfig, io: Io): Pro
       io.out(JSON.stringify(result, null, 2));
       return 0;
     }
-    case undefined:
-    case 'help':
-    case '--help':
-      throw new UsageError(command ? '' : 'no command given');
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      throw new Error(`no such command: ${command}`);
   }
 }
 

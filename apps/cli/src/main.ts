@@ -8,11 +8,11 @@ async function main(): Promise<number> {
     err: (l: string) => process.stderr.write(`${l}\n`),
   };
   try {
-    return await runCommand(process.argv.slice(2), loadConfig(), io);
+    return await runCommand(process.argv.slice(2), () => loadConfig(), io);
   } catch (error) {
     if (error instanceof UsageError) {
-      if (error.message) io.err(`error: ${error.message}\n`);
-      io.err(USAGE);
+      io.err(`error: ${error.message}${error.brief ? '' : '\n'}`);
+      if (!error.brief) io.err(USAGE);
       return 2;
     }
     io.err(error instanceof ConfigError ? error.message : `error: ${(error as Error).message}`);

@@ -175,11 +175,17 @@ export async function runApp(definition: AppDefinition): Promise<void> {
   const logger = app.get(Logger);
   logger.log(`${definition.name} listening on ${await app.getUrl()}`, 'Bootstrap');
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.log(`${signal} received: draining HTTP and closing workers`, 'Bootstrap');
+  // A terminal's Ctrl-C reaches every process of its group, and launchers may pass a signal on as
+  // well: a repeated signal must not cut a drain short. The third one forces the exit.
+  let signals = 0;
+  const shutdown = (reason: string) => {
+    signals += 1;
+    if (signals === 3) fail(`${reason} a third time: exiting without finishing the drain`);
+    if (signals > 1) {
+      logger.warn(`${reason} while draining; once more exits at once`, 'Bootstrap');
+      return;
+    }
+    logger.log(`${reason}: draining HTTP and closing workers`, 'Bootstrap');
     const force = setTimeout(() => fail('shutdown took longer than 25 s; exiting'), 25_000);
     force.unref();
     app
@@ -187,6 +193,8 @@ export async function runApp(definition: AppDefinition): Promise<void> {
       .then(() => process.exit(0))
       .catch((error: Error) => fail(`error during shutdown: ${error.message}`));
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM received'));
+  process.on('SIGINT', () => shutdown('SIGINT received'));
+  // Started by the launcher with a channel: when the launcher is gone, nobody will send a signal.
+  if (process.channel) process.once('disconnect', () => shutdown('launcher gone'));
 }

@@ -23,14 +23,15 @@ export const CatalogCode = z
 
 export const CalendarDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'this date does not exist in the calendar')
+  // Aborting: a date refused here is not compared with another one as well.
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date written YYYY-MM-DD', abort: true })
+  .refine(isCalendarDate, { message: 'this date does not exist in the calendar', abort: true })
   .describe('A calendar date, YYYY-MM-DD');
 
 export const CurrencyCode = z
   .string()
-  .regex(/^[A-Z]{3}$/, 'an ISO 4217 alphabetic code, e.g. EUR')
-  .refine(isKnownCurrency, 'not an active ISO 4217 currency code')
+  .regex(/^[A-Z]{3}$/, { message: 'an ISO 4217 alphabetic code, e.g. EUR', abort: true })
+  .refine(isKnownCurrency, { message: 'not an active ISO 4217 currency code', abort: true })
   .describe('ISO 4217 currency code');
 
 /** Figures of price lists and rates travel as decimal strings: no binary floating point on the way. */

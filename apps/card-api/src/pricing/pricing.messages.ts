@@ -1,4 +1,4 @@
-import { registerMessages } from '@fincore/platform';
+import { registerFieldMessages, registerMessages } from '@fincore/platform';
 
 /** Problem codes of pricing and fee quotation (account_not_found and card_not_found belong to cards). */
 registerMessages({
@@ -75,5 +75,20 @@ registerMessages({
       en: 'The fee rules refer to transaction types or labels missing from the catalog; see errors.',
       de: 'Die Gebührenregeln verweisen auf Transaktionsarten oder Merkmale, die im Katalog fehlen; siehe errors.',
     },
+  },
+});
+
+/** German texts of the pricing schemas' own field messages. */
+registerFieldMessages({
+  'a date written YYYY-MM-DD': { de: 'ein Datum der Form JJJJ-MM-TT' },
+  'this date does not exist in the calendar': { de: 'dieses Datum gibt es im Kalender nicht' },
+  'an ISO 4217 alphabetic code, e.g. EUR': { de: 'ein alphabetischer Code nach ISO 4217, z. B. EUR' },
+  'not an active ISO 4217 currency code': { de: 'kein gültiger Währungscode nach ISO 4217' },
+  'must not be before validFrom': { de: 'darf nicht vor validFrom liegen' },
+  'required for level ACCOUNT': { de: 'für die Ebene ACCOUNT erforderlich' },
+  'required for level CARD': { de: 'für die Ebene CARD erforderlich' },
+  'must differ from baseCurrency': { de: 'muss sich von baseCurrency unterscheiden' },
+  'upper-case letters, digits and _, starting with a letter': {
+    de: 'Großbuchstaben, Ziffern und _, beginnend mit einem Buchstaben',
   },
 });

@@ -100,4 +100,17 @@ describe('TokenAdmin', () => {
       await expect(sut.listTokens('NOPE')).rejects.toThrow('Tenant NOPE does not exist');
     });
   });
+
+  describe('findActiveToken', () => {
+    it('looks a token up by its hash, and something that is no token not at all', async () => {
+      const active = { id: 'tok-1', tenantId: 'ten-1', tenantCode: 'ACME', scopes: [...ALL_SCOPES] };
+      tokens.findActiveByHash.mockResolvedValue(active);
+      const token = `fct_${'a'.repeat(43)}`;
+      expect(await sut.findActiveToken(token)).toBe(active);
+      expect(tokens.findActiveByHash).toHaveBeenCalledWith(hashToken(token));
+      expect(await sut.findActiveToken('')).toBeUndefined();
+      expect(await sut.findActiveToken('not a token')).toBeUndefined();
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(1);
+    });
+  });
 });

@@ -1,10 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity';
-import { ApiTokenRepository } from './api-token.repository';
+import { ActiveToken, ApiTokenRepository } from './api-token.repository';
 import { ALL_SCOPES, isScope } from './scopes';
 import { TenantEntity } from './tenant.entity';
 import { TenantRepository } from './tenant.repository';
-import { generateToken, hashToken, tokenPrefix } from './token-secret';
+import { generateToken, hashToken, looksLikeToken, tokenPrefix } from './token-secret';
 
 export const TENANT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -61,6 +61,11 @@ export class TokenAdmin {
       scopes: [...new Set(scopes)],
     });
     return { token, entity };
+  }
+
+  /** The unrevoked token with this value, if any. */
+  async findActiveToken(token: string): Promise<ActiveToken | undefined> {
+    return looksLikeToken(token) ? this.tokens.findActiveByHash(hashToken(token)) : undefined;
   }
 
   /** Returns false when no unrevoked token has that id. */

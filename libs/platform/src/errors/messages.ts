@@ -1,6 +1,8 @@
+import type { FieldError } from './problem';
+
 /**
- * Localised titles and details of problem codes. Each bounded context registers its own codes
- * (registerMessages at module load); platform codes are registered below.
+ * Localised titles and details of problem codes, and messages of errors[] entries. Each bounded
+ * context registers its own (at module load); the platform's are registered below.
  */
 export const SUPPORTED_LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
@@ -45,6 +47,36 @@ export function negotiateLanguage(header: string | string[] | undefined): Langua
     if ((SUPPORTED_LANGUAGES as readonly string[]).includes(r.lang)) return r.lang as Language;
   }
   return 'en';
+}
+
+/**
+ * Messages of errors[] entries in the languages other than English, by key: a validation issue's
+ * kind (`zod.too_small.string`, see toFieldErrors), or an English message itself, so that a fixed
+ * English text (a schema's own message, a service's) can be given its translations.
+ */
+export type FieldMessage = Record<Exclude<Language, 'en'>, string>;
+const fieldMessages = new Map<string, FieldMessage>();
+
+export function registerFieldMessages(definitions: Record<string, FieldMessage>): void {
+  for (const [key, def] of Object.entries(definitions)) {
+    const existing = fieldMessages.get(key);
+    if (existing && JSON.stringify(existing) !== JSON.stringify(def)) {
+      throw new Error(`Field message "${key}" is registered twice with different texts`);
+    }
+    fieldMessages.set(key, def);
+  }
+}
+
+/** The entry as sent: its message in the language, without the keys and parameters behind it. */
+export function localiseFieldError(error: FieldError, language: Language): FieldError {
+  const { field, code } = error;
+  let message = error.message;
+  if (language !== 'en') {
+    const keys = [error.message, ...(error.messageKeys ?? [])];
+    const found = keys.map((key) => fieldMessages.get(key)).find((def) => def !== undefined);
+    if (found) message = interpolate(found[language], error.messageParams ?? {});
+  }
+  return { field, message, ...(code ? { code } : {}) };
 }
 
 function interpolate(template: string, params: Record<string, unknown>): string {
@@ -241,4 +273,60 @@ registerMessages({
       de: 'Ein unerwarteter Fehler ist aufgetreten; nennen Sie die Request-ID, wenn Sie ihn melden.',
     },
   },
+});
+
+registerFieldMessages({
+  // Kinds of validation issue (toFieldErrors), the most specific first.
+  'zod.required': { de: 'fehlt' },
+  'zod.invalid_type': { de: 'hat den falschen Typ: erwartet {expected}' },
+  'zod.invalid_type.string': { de: 'muss eine Zeichenkette sein' },
+  'zod.invalid_type.number': { de: 'muss eine Zahl sein' },
+  'zod.invalid_type.int': { de: 'muss eine ganze Zahl sein' },
+  'zod.invalid_type.boolean': { de: 'muss true oder false sein' },
+  'zod.invalid_type.object': { de: 'muss ein Objekt sein' },
+  'zod.invalid_type.array': { de: 'muss eine Liste sein' },
+  'zod.invalid_type.null': { de: 'muss null sein' },
+  'zod.too_small': { de: 'ist zu klein: mindestens {minimum}' },
+  'zod.too_small.string.nonempty': { de: 'darf nicht leer sein' },
+  'zod.too_small.array.nonempty': { de: 'darf nicht leer sein' },
+  'zod.too_small.string': { de: 'muss mindestens {minimum} Zeichen lang sein' },
+  'zod.too_small.string.exact': { de: 'muss genau {minimum} Zeichen lang sein' },
+  'zod.too_small.number': { de: 'muss mindestens {minimum} sein' },
+  'zod.too_small.number.exclusive': { de: 'muss größer als {minimum} sein' },
+  'zod.too_small.array': { de: 'muss mindestens {minimum} Einträge haben' },
+  'zod.too_small.array.exact': { de: 'muss genau {minimum} Einträge haben' },
+  'zod.too_big': { de: 'ist zu groß: höchstens {maximum}' },
+  'zod.too_big.string': { de: 'darf höchstens {maximum} Zeichen lang sein' },
+  'zod.too_big.string.exact': { de: 'muss genau {maximum} Zeichen lang sein' },
+  'zod.too_big.number': { de: 'darf höchstens {maximum} sein' },
+  'zod.too_big.number.exclusive': { de: 'muss kleiner als {maximum} sein' },
+  'zod.too_big.array': { de: 'darf höchstens {maximum} Einträge haben' },
+  'zod.too_big.array.exact': { de: 'muss genau {maximum} Einträge haben' },
+  'zod.invalid_format': { de: 'hat nicht das erwartete Format' },
+  'zod.invalid_format.date': { de: 'muss ein Datum der Form JJJJ-MM-TT sein, das es im Kalender gibt' },
+  'zod.invalid_format.datetime': {
+    de: 'muss ein Zeitpunkt nach ISO 8601 mit Zeitzone sein, z. B. 2026-03-15T10:00:00Z',
+  },
+  'zod.invalid_format.uuid': { de: 'muss eine UUID sein' },
+  'zod.invalid_format.url': { de: 'muss eine URL sein' },
+  'zod.invalid_format.email': { de: 'muss eine E-Mail-Adresse sein' },
+  'zod.invalid_value': { de: 'muss einer dieser Werte sein: {values}' },
+  'zod.unrecognized_keys': { de: 'unbekannte Felder: {keys}' },
+  'zod.not_multiple_of': { de: 'muss ein Vielfaches von {divisor} sein' },
+  'zod.invalid_union': { de: 'passt zu keiner der erlaubten Formen' },
+  'zod.invalid_key': { de: 'enthält einen ungültigen Schlüssel' },
+  'zod.invalid_element': { de: 'enthält einen ungültigen Eintrag' },
+  'zod.custom': { de: 'ist ungültig' },
+  // The platform's own English messages.
+  required: { de: 'erforderlich' },
+  'must not contain control characters': { de: 'darf keine Steuerzeichen enthalten' },
+  'must not contain control characters other than tab and line breaks': {
+    de: 'darf außer Tabulator und Zeilenumbrüchen keine Steuerzeichen enthalten',
+  },
+  'must be valid Unicode (no unpaired surrogates)': {
+    de: 'muss gültiges Unicode sein (keine unpaarigen Surrogate)',
+  },
+  'must be a finite number': { de: 'muss eine endliche Zahl sein' },
+  'an integer written in decimal digits': { de: 'eine ganze Zahl in Dezimalziffern' },
+  'the year must be 0001 or later': { de: 'das Jahr muss 0001 oder später sein' },
 });

@@ -1,8 +1,13 @@
 export interface FieldError {
   /** Path of the offending field, e.g. `authorisationTypes[2].serviceCode`; empty for the body itself. */
   field: string;
+  /** In English; answers in another language take the first of `messageKeys` registered for it. */
   message: string;
   code?: string;
+  /** Keys of localised field messages (registerFieldMessages), most specific first; never sent. */
+  messageKeys?: string[];
+  /** Values for the `{name}` placeholders of those messages; never sent. */
+  messageParams?: Record<string, unknown>;
 }
 
 /**

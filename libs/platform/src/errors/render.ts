@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyOutage } from './dependency-errors';
-import { localise, negotiateLanguage, Language } from './messages';
+import { localise, localiseFieldError, negotiateLanguage, Language } from './messages';
 import { FieldError, ProblemException } from './problem';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -116,7 +116,7 @@ export function renderProblem(
     code: problem.code,
     instance: (req.url ?? '').split('?')[0] || undefined,
     requestId,
-    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.errors ? { errors: problem.errors.map((e) => localiseFieldError(e, language)) } : {}),
     ...problem.extensions,
   };
   return {

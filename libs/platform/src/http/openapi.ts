@@ -6,7 +6,8 @@ import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
-  description: 'RFC 9457 problem details; title and detail follow Accept-Language (en, de).',
+  description:
+    'RFC 9457 problem details; title, detail and errors[].message follow Accept-Language (en, de).',
   required: ['type', 'title', 'status', 'code'],
   properties: {
     type: { type: 'string', example: 'urn:fincore:problem:validation_failed' },
@@ -41,7 +42,7 @@ export function setupOpenApi(
   const config = new DocumentBuilder()
     .setTitle(info.title)
     .setDescription(
-      `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run cli -- token:create\`). ` +
+      `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run -s cli -- token:create --tenant <code> --scopes <a,b>\`). ` +
         `Errors are \`application/problem+json\`. Scopes:\n${scopes}`,
     )
     .setVersion(info.version)
@@ -52,4 +53,24 @@ export function setupOpenApi(
   document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
   documentIdempotencyKey(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+  redirectToCanonicalDocs(app);
+}
+
+/**
+ * The UI's page loads its assets by relative URLs, which only some spellings of its address
+ * resolve (`/docs/index.html` reaches for `/docs/docs/…`): those spellings are sent to `/docs`.
+ */
+function redirectToCanonicalDocs(app: NestFastifyApplication): void {
+  const aliases = new Set(['/docs/', '/docs/index.html']);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      const [path, query] = request.url.split(/\?(.*)/s, 2);
+      if ((request.method === 'GET' || request.method === 'HEAD') && aliases.has(path)) {
+        void reply.redirect(query ? `/docs?${query}` : '/docs', 301);
+        return;
+      }
+      done();
+    });
 }
