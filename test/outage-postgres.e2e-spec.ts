@@ -1,15 +1,15 @@
 import { eventually } from './support/http';
 import {
+  expectNotReady,
+  expectOutageLoggedQuietly,
   expectPersonsStored,
-  expectSuccessOrDependencyUnavailable,
+  expectReadyAgain,
   isDependencyUnavailable,
-  logLines,
   OutageWorld,
   personStreams,
-  readiness,
   startOutageWorld,
   Stream,
-  Traffic,
+  throughFault,
 } from './support/outage';
 
 /** Acquire, then a statement plus the 1 s the client waits beyond it for a silent server, plus 3 s. */
@@ -24,63 +24,37 @@ describe('outage: PostgreSQL restarts and freezes', () => {
   }, 60_000);
   afterAll(() => world?.close());
 
-  it('answers 2xx or 503 while PostgreSQL restarts, and serves again without an app restart', async () => {
-    const traffic = Traffic.start(streams);
-    try {
-      await traffic.flowing('requests to succeed before the restart');
-      await world.postgres.restart();
-      await traffic.flowing('requests to succeed after the restart');
-    } finally {
-      await traffic.stop();
-    }
-    expectSuccessOrDependencyUnavailable(traffic.answers, LIMIT_MS);
-  }, 60_000);
+  it(
+    'answers 2xx or 503 while PostgreSQL restarts, and serves again without an app restart',
+    () => throughFault(streams, 'restart', LIMIT_MS, () => world.postgres.restart()),
+    60_000,
+  );
 
-  it('answers 503 within the bounds while PostgreSQL is frozen, is not ready, and recovers after the thaw', async () => {
-    const traffic = Traffic.start(streams);
-    try {
-      await traffic.flowing('requests to succeed before the freeze');
-      const frozenAt = Date.now();
-      await world.postgres.freeze();
-      try {
-        const notReady = await readiness(world.sut.url);
-        expect(notReady.status).toBe(503);
-        expect(notReady.body).toMatchObject({
-          status: 'error',
-          info: { redis: { status: 'up' } },
-          error: { postgres: { status: 'down' } },
-          details: { postgres: { status: 'down' }, redis: { status: 'up' } },
-        });
-        await eventually(
-          () =>
-            Object.keys(streams).every((s) =>
-              traffic.since(frozenAt).some((a) => a.stream === s && isDependencyUnavailable(a)),
-            ),
-          { timeoutMs: LIMIT_MS, what: 'every stream to answer 503 while frozen' },
-        );
-      } finally {
-        world.postgres.thaw();
-      }
-      await eventually(async () => (await readiness(world.sut.url)).status === 200, {
-        timeoutMs: 15_000,
-        what: 'readiness after the thaw',
-      });
-      await traffic.flowing('requests to succeed after the thaw');
-    } finally {
-      await traffic.stop();
-    }
-    expectSuccessOrDependencyUnavailable(traffic.answers, LIMIT_MS);
-  }, 60_000);
+  it(
+    'answers 503 within the bounds while PostgreSQL is frozen, is not ready, and recovers after the thaw',
+    () =>
+      throughFault(streams, 'freeze', LIMIT_MS, async (traffic) => {
+        const frozenAt = Date.now();
+        await world.postgres.freeze();
+        try {
+          await expectNotReady(world.sut.url, 'postgres');
+          await eventually(
+            () =>
+              Object.keys(streams).every((s) =>
+                traffic.since(frozenAt).some((a) => a.stream === s && isDependencyUnavailable(a)),
+              ),
+            { timeoutMs: LIMIT_MS, what: 'every stream to answer 503 while frozen' },
+          );
+        } finally {
+          world.postgres.thaw();
+        }
+        await expectReadyAgain(world.sut.url);
+      }),
+    60_000,
+  );
 
   it('keeps every write it acknowledged', () => expectPersonsStored(world, acknowledged));
 
-  it('logs a failed readiness probe as one warning, and an outage never as an unexpected error', () => {
-    const notReady = logLines(world.sut, 'Not ready: postgres');
-    expect(notReady.length).toBeGreaterThan(0);
-    for (const line of notReady) {
-      expect(JSON.parse(line)).toMatchObject({ level: 40 });
-      expect(line).not.toContain('"stack"');
-    }
-    expect(logLines(world.sut, 'Unexpected error')).toEqual([]);
-  });
+  it('logs a failed readiness probe as one warning, and an outage never as an unexpected error', () =>
+    expectOutageLoggedQuietly(world.sut, 'postgres'));
 });

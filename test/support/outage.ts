@@ -124,7 +124,7 @@ export function expectSuccessOrDependencyUnavailable(answers: Answer[], limitMs:
 }
 
 /** How the answers split by status, for a readable failure and a check that the outage was felt. */
-export function statusCounts(answers: Answer[]): Record<string, number> {
+function statusCounts(answers: Answer[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const a of answers) counts[`${a.stream} ${a.status}`] = (counts[`${a.stream} ${a.status}`] ?? 0) + 1;
   return counts;
@@ -222,9 +222,64 @@ export async function expectPersonsStored(world: OutageWorld, personIds: string[
 }
 
 /** The app's log lines (pino JSON) that contain `text`. */
-export function logLines(app: SpawnedApp, text: string): string[] {
+function logLines(app: SpawnedApp, text: string): string[] {
   return app
     .output()
     .split('\n')
     .filter((line) => line.includes(text));
+}
+
+/**
+ * Keeps the streams flowing through `fault`: they must succeed before and after it, and every
+ * answer meanwhile must keep the outage contract within `limitMs`.
+ */
+export async function throughFault(
+  streams: Record<string, Stream>,
+  what: string,
+  limitMs: number,
+  fault: (traffic: Traffic) => Promise<void>,
+): Promise<void> {
+  const traffic = Traffic.start(streams);
+  try {
+    await traffic.flowing(`requests to succeed before the ${what}`);
+    await fault(traffic);
+    await traffic.flowing(`requests to succeed after the ${what}`);
+  } finally {
+    await traffic.stop();
+  }
+  expectSuccessOrDependencyUnavailable(traffic.answers, limitMs);
+}
+
+type Dependency = 'postgres' | 'redis';
+
+/** `/health/ready` says 503 with its body, naming `down` as the one dependency down. */
+export async function expectNotReady(url: string, down: Dependency): Promise<void> {
+  const up: Dependency = down === 'postgres' ? 'redis' : 'postgres';
+  const notReady = await readiness(url);
+  expect(notReady.status).toBe(503);
+  expect(notReady.body).toMatchObject({
+    status: 'error',
+    info: { [up]: { status: 'up' } },
+    error: { [down]: { status: 'down' } },
+    details: { [up]: { status: 'up' }, [down]: { status: 'down' } },
+  });
+}
+
+/** Ready again once the dependency is back, without restarting the app. */
+export async function expectReadyAgain(url: string): Promise<void> {
+  await eventually(async () => (await readiness(url)).status === 200, {
+    timeoutMs: 15_000,
+    what: 'readiness after the outage',
+  });
+}
+
+/** Each failed readiness probe logged one warning without a stack; no outage as an unexpected error. */
+export function expectOutageLoggedQuietly(app: SpawnedApp, down: Dependency): void {
+  const notReady = logLines(app, `Not ready: ${down}`);
+  expect(notReady.length).toBeGreaterThan(0);
+  for (const line of notReady) {
+    expect(JSON.parse(line)).toMatchObject({ level: 40 });
+    expect(line).not.toContain('"stack"');
+  }
+  expect(logLines(app, 'Unexpected error')).toEqual([]);
 }
