@@ -28,14 +28,15 @@ export function stateDir(): { path: string; remove(): void } {
 }
 
 /**
- * Starts the built launcher on free ports, either directly or as `npm start` runs it (npm, its
+ * Starts the built launcher on free ports (or those given), either directly or as `npm start` runs it (npm, its
  * shell, the launcher), in a process group of its own so the test can signal it as a terminal does.
  */
 export async function launch(
   env: Record<string, string>,
-  options: { state: string; viaNpm?: boolean },
+  options: { state: string; viaNpm?: boolean; ports?: Record<string, number> },
 ): Promise<Launch> {
-  const ports = {
+  // A restart passes the first launch's ports, as a user's second `npm start` uses the same.
+  const ports = options.ports ?? {
     CREDENTIALS_API_PORT: await freePort(),
     CARD_API_PORT: await freePort(),
     NOTIFICATION_API_PORT: await freePort(),
