@@ -166,6 +166,21 @@ describe('docker compose files', () => {
   });
 });
 
+describe("README's Docker commands", () => {
+  const section = read('README.md').split('### With Docker instead')[1].split('\n## ')[0];
+
+  it('name only services, files and ports that exist', () => {
+    const services = { ...base.services, ...demo.services };
+    const named = [...section.matchAll(/docker compose (?:run --rm -T|logs -f) ([a-z-]+)/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(Object.keys(services)).toContain(name);
+    expect(section).toContain('sh scripts/docker-env.sh');
+    expect(section).toContain('COMPOSE_FILE=docker-compose.yml:docker-compose.demo.yml');
+    const port = /http:\/\/receiver:(\d+)\//.exec(section)?.[1];
+    expect(demo.services.receiver.command?.join(' ')).toContain(`.listen(${port})`);
+  });
+});
+
 describe('scripts/docker-env.sh', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'fincore-env-'))));
