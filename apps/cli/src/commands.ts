@@ -11,7 +11,7 @@ import {
   TokenAdmin,
   tokenRevokedChannel,
 } from '@fincore/platform';
-import { untilReachable, reasonOf, DATABASE_WAIT } from './database-wait';
+import { DATABASE_WAIT, isNotYetReachable, reasonOf, untilReachable } from './database-wait';
 import { DEMO_SEEDS } from './demo-seeds';
 
 /** Wrong arguments: exit code 2 with the usage; `brief` ones point to the usage instead of printing it. */
@@ -148,8 +148,16 @@ async function run(command: string, rest: string[], config: AppConfig, io: Io): 
       const created = await untilReachable(
         () => ensureDatabase(config.DATABASE_URL),
         (error, delayMs) =>
-          io.err(`waiting for PostgreSQL at ${where} (${reasonOf(error)}); next try in ${delayMs / 1000} s`),
-      );
+          io.err(
+            `waiting for PostgreSQL at ${where} (${reasonOf(error)}); next try in ${Math.round(delayMs / 100) / 10} s`,
+          ),
+      ).catch((error: unknown) => {
+        if (!isNotYetReachable(error)) throw error;
+        const bound = DATABASE_WAIT.totalMs / 1000;
+        throw new Error(
+          `PostgreSQL at ${where} did not accept connections within ${bound} s (${reasonOf(error)})`,
+        );
+      });
       if (created) io.err('created database');
       const applied = await migrate(config);
       io.err(
