@@ -5,6 +5,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 
+# Compose prefers the shell's variables to .env: one exported there would silently win.
+for name in WEBHOOK_SECRET_KEY POSTGRES_PASSWORD BULL_BOARD_PASSWORD; do
+  if [ -n "$(printenv "$name" || true)" ]; then
+    echo "warning: $name is set in this shell and docker compose would use it instead of .env; unset $name" >&2
+  fi
+done
+
 if [ -e .env ]; then
   echo ".env exists: kept as it is (it must stay with the database volume)" >&2
   exit 0

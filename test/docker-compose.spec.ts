@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,6 +201,17 @@ describe('scripts/docker-env.sh', () => {
         BULL_BOARD_PASSWORD: env.BULL_BOARD_PASSWORD,
       });
     }
+  });
+
+  it('warns when the shell has a secret that compose would take instead of .env', () => {
+    mkdirSync(join(dir, 'scripts'));
+    copyFileSync(join(root, 'scripts', 'docker-env.sh'), join(dir, 'scripts', 'docker-env.sh'));
+    const r = spawnSync('sh', [join(dir, 'scripts', 'docker-env.sh')], {
+      env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET_KEY: 'from-the-shell' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('WEBHOOK_SECRET_KEY is set in this shell');
   });
 
   it('never replaces an existing .env, whose key the stored webhook secrets need', () => {
