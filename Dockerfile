@@ -1,4 +1,6 @@
 # One image for the four fincore processes and the CLI; the command picks the process.
+# Reproducible from package-lock.json (npm ci); .env and local state stay out (.dockerignore).
+# Health checks are per process in docker-compose.yml, where each one's port is known.
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,6 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { ALL_SCOPES } from '@fincore/platform';
+import { freePort } from './support/net';
 import { TestStack } from './support/stack';
 
 const root = join(__dirname, '..');
@@ -26,6 +28,38 @@ describe('operator CLI', () => {
     const r = cli('migrate');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('up to date');
+  });
+
+  it('migrate waits for a PostgreSQL that is not accepting connections yet, saying so on each wait', async () => {
+    const real = new URL(stack.env.DATABASE_URL);
+    const port = await freePort();
+    const late = new URL(stack.env.DATABASE_URL);
+    late.host = `127.0.0.1:${port}`;
+    // PostgreSQL "comes up" on the port only once migrate has said it is waiting for it.
+    const relay = createServer((client) => {
+      const server = createConnection(Number(real.port || 5432), real.hostname);
+      client.pipe(server).pipe(client);
+      client.on('error', () => server.destroy());
+      server.on('error', () => client.destroy());
+    });
+    const child = spawn(process.execPath, [main, 'migrate'], {
+      env: { PATH: process.env.PATH ?? '', ...stack.env, DATABASE_URL: late.toString() },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes('waiting for PostgreSQL') && !relay.listening) relay.listen(port, '127.0.0.1');
+    });
+    try {
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(stderr).toMatch(
+        /waiting for PostgreSQL at 127\.0\.0\.1:\d+\/\S+ \(ECONNREFUSED\); next try in [\d.]+ s/,
+      );
+      expect(code).toBe(0);
+      expect(stderr).toContain('up to date');
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('creates a tenant, refuses a duplicate or malformed code', () => {

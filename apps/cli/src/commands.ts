@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { createDataSource, ensureDatabase, migrate } from '@fincore/database';
+import { createDataSource, describeDatabase, ensureDatabase, migrate } from '@fincore/database';
 import {
   ALL_SCOPES,
   ApiTokenEntity,
@@ -11,6 +11,7 @@ import {
   TokenAdmin,
   tokenRevokedChannel,
 } from '@fincore/platform';
+import { DATABASE_WAIT, isNotYetReachable, reasonOf, untilReachable } from './database-wait';
 import { DEMO_SEEDS } from './demo-seeds';
 
 /** Wrong arguments: exit code 2 with the usage; `brief` ones point to the usage instead of printing it. */
@@ -26,7 +27,8 @@ export class UsageError extends Error {
 export const USAGE = `Usage: npm run -s cli -- <command> [options]
 
 Commands:
-  migrate                                         apply pending database migrations
+  migrate                                         apply pending database migrations (waits up to
+                                                  ${DATABASE_WAIT.totalMs / 1000} s for PostgreSQL to accept connections)
   tenant:create <code> [--name <name>]            create a tenant
   token:create --tenant <code> --scopes <a,b|all> [--name <name>]
                                                   create an API token; prints only the token
@@ -142,7 +144,20 @@ async function run(command: string, rest: string[], config: AppConfig, io: Io): 
   switch (command) {
     case 'migrate': {
       parse(rest, {}, 0);
-      const created = await ensureDatabase(config.DATABASE_URL);
+      const where = describeDatabase(config.DATABASE_URL);
+      const created = await untilReachable(
+        () => ensureDatabase(config.DATABASE_URL),
+        (error, delayMs) =>
+          io.err(
+            `waiting for PostgreSQL at ${where} (${reasonOf(error)}); next try in ${Math.round(delayMs / 100) / 10} s`,
+          ),
+      ).catch((error: unknown) => {
+        if (!isNotYetReachable(error)) throw error;
+        const bound = DATABASE_WAIT.totalMs / 1000;
+        throw new Error(
+          `PostgreSQL at ${where} did not accept connections within ${bound} s (${reasonOf(error)})`,
+        );
+      });
       if (created) io.err('created database');
       const applied = await migrate(config);
       io.err(
