@@ -24,8 +24,7 @@ export const DeliveryListQuery = z
     limit: boundedIntParam({ min: 1, max: 100 }).default(20).describe('Page size, 1-100'),
     cursor: cursorParam().optional().describe('nextCursor of the previous page'),
   })
-  .strict()
-  .meta({ id: 'WebhookDeliveryListQuery' });
+  .strict();
 
 export const WebhookDeliveryResponse = z
   .object({

@@ -66,7 +66,6 @@ export const PriceListQuery = z
     accountId: AccountIdField.optional(),
     cardId: CardIdField.optional(),
   })
-  .strict()
-  .meta({ id: 'PriceListQuery' });
+  .strict();
 
 export const PriceListId = z.uuid('a price list id (uuid)').describe('Price list id');
