@@ -24,15 +24,15 @@ const STATUS_TEXT: Record<string, string> = {
 /**
  * Completes the document with what every /api/v1 operation shares, so that no controller repeats
  * it and none forgets it: the problem answers the platform gives on its own (400 from validation,
- * 413/415 from the body parser, 429 from the rate limiter, 503 from an unavailable PostgreSQL or
- * Redis), 404 where the path names a resource, the scopes @ApiAuth lists in the description, and a
- * description for each answer that has none.
+ * 414/431 from the HTTP layer, 413/415 from the body parser, 429 from the rate limiter, 503 from
+ * an unavailable PostgreSQL or Redis), 404 where the path names a resource, the scopes @ApiAuth
+ * lists in the description, and a description for each answer that has none.
  */
 export function documentCommonAnswers(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, Operation>)) {
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
-      if (path.startsWith('/api/v1/')) documentOperation(operation);
+      if (path.startsWith('/api/v1/')) documentOperation(operation, method);
       describeAnswers(operation);
     }
   }
@@ -52,7 +52,7 @@ function allowNullInNullableEnums(node: unknown): void {
   Object.values(node).forEach(allowNullInNullableEnums);
 }
 
-function documentOperation(operation: Operation): void {
+function documentOperation(operation: Operation, method: string): void {
   const parameters = withoutRepeatedHeaders(operation.parameters ?? []);
   if (operation.parameters) operation.parameters = parameters;
   const inPath = parameters.filter((p) => p.in === 'path');
@@ -62,20 +62,27 @@ function documentOperation(operation: Operation): void {
     (p) => p.in === 'header' && p.name === 'x-tenant-code' && p.required,
   );
 
+  // Fastify reads a body sent with any of these methods, also where the operation takes none.
+  const bodyRead = body || ['post', 'put', 'patch', 'delete'].includes(method);
+
   const invalid = [
+    'malformed_request',
     ...(inPath.length || inQuery.length || body ? ['validation_failed (errors[] names each field)'] : []),
+    ...(inPath.length ? ['malformed_url'] : []),
     ...(body ? ['malformed_json', 'json_too_deep'] : []),
     ...(inQuery.some((p) => p.name === 'cursor') ? ['invalid_cursor'] : []),
     ...(tenantHeaderRequired ? ['tenant_header_required'] : []),
   ];
-  if (invalid.length) answer(operation, '400', invalid.join(', '));
+  answer(operation, '400', invalid.join(', '));
   if (inPath.length)
     answer(operation, '404', `No such ${inPath.map((p) => p.name).join(', ')} for the token's tenant`, false);
-  if (body) {
+  if (inPath.length) answer(operation, '414', 'uri_too_long: a path parameter is over 256 characters');
+  if (bodyRead) {
     answer(operation, '413', 'payload_too_large: the body is over the size limit');
     answer(operation, '415', 'unsupported_media_type: the body is not application/json');
   }
   answer(operation, '401', 'unauthenticated: no, unknown or revoked token', false);
+  answer(operation, '431', "headers_too_large: the request line and headers are over Node's limit");
   answer(operation, '429', 'rate_limited: too many requests; see Retry-After', false, RETRY_AFTER);
   answer(
     operation,
