@@ -30,6 +30,8 @@ export const PROBLEM_CONTENT = {
   'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
 };
 
+export const RATE_LIMITED = 'rate_limited: too many requests; see Retry-After';
+
 /**
  * The route needs a token carrying every one of `scopes`; documents the security scheme, the
  * scopes (from the same list the auth guard reads) and the 401/403/429 answers.
@@ -49,12 +51,15 @@ export const ApiAuth = (...scopes: Scope[]) =>
       required: false,
       description: 'Language of error titles and details (en, de).',
     }),
-    ApiUnauthorizedResponse({ description: 'No, unknown or revoked token', content: PROBLEM_CONTENT }),
-    ApiForbiddenResponse({
-      description: `Token lacks scope ${scopes.join(', ') || '(none needed)'} or belongs to another tenant`,
+    ApiUnauthorizedResponse({
+      description: 'unauthenticated: no, unknown or revoked token',
       content: PROBLEM_CONTENT,
     }),
-    ApiTooManyRequestsResponse({ description: 'Rate limited; see Retry-After', content: PROBLEM_CONTENT }),
+    ApiForbiddenResponse({
+      description: `insufficient_scope: the token lacks ${scopes.join(', ') || '(none needed)'}; tenant_mismatch: x-tenant-code is another tenant's`,
+      content: PROBLEM_CONTENT,
+    }),
+    ApiTooManyRequestsResponse({ description: RATE_LIMITED, content: PROBLEM_CONTENT }),
   );
 
 /** x-tenant-code must be sent (the spec shows it on the card settings change). */

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { PROBLEM_CONTENT, REQUIRED_SCOPES_EXTENSION } from '../auth/decorators';
+import { PROBLEM_CONTENT, RATE_LIMITED, REQUIRED_SCOPES_EXTENSION } from '../auth/decorators';
 
 type Parameter = { name: string; in: string; required?: boolean };
 type Answer = { description?: string; content?: unknown; headers?: Record<string, unknown> };
@@ -25,8 +25,9 @@ const STATUS_TEXT: Record<string, string> = {
  * Completes the document with what every /api/v1 operation shares, so that no controller repeats
  * it and none forgets it: the problem answers the platform gives on its own (400 from validation,
  * 414/431 from the HTTP layer, 413/415 from the body parser, 429 from the rate limiter, 503 from
- * an unavailable PostgreSQL or Redis), 404 where the path names a resource, the scopes @ApiAuth
- * lists in the description, and a description for each answer that has none.
+ * an unavailable PostgreSQL or Redis), the scopes @ApiAuth lists in the description, and a
+ * description for each answer that has none. What a service refuses (404, 409, 422) the
+ * controller documents.
  */
 export function documentCommonAnswers(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -74,8 +75,6 @@ function documentOperation(operation: Operation, method: string): void {
     ...(tenantHeaderRequired ? ['tenant_header_required'] : []),
   ];
   answer(operation, '400', invalid.join(', '));
-  if (inPath.length)
-    answer(operation, '404', `No such ${inPath.map((p) => p.name).join(', ')} for the token's tenant`, false);
   if (inPath.length) answer(operation, '414', 'uri_too_long: a path parameter is over 256 characters');
   if (bodyRead) {
     answer(operation, '413', 'payload_too_large: the body is over the size limit');
@@ -83,7 +82,7 @@ function documentOperation(operation: Operation, method: string): void {
   }
   answer(operation, '401', 'unauthenticated: no, unknown or revoked token', false);
   answer(operation, '431', "headers_too_large: the request line and headers are over Node's limit");
-  answer(operation, '429', 'rate_limited: too many requests; see Retry-After', false, RETRY_AFTER);
+  answer(operation, '429', RATE_LIMITED, true, RETRY_AFTER);
   answer(
     operation,
     '503',
