@@ -77,7 +77,7 @@ describe('OpenAPI documents', () => {
       expect(findings).toEqual([]);
 
       expect(r.body.info.license).toEqual(expect.objectContaining({ name: 'Apache-2.0' }));
-      expect(r.body.servers[0].variables.port.default).toBe(String(definition.port(stack.config)));
+      expect(r.body.servers[1].variables.port.default).toBe(String(definition.port(stack.config)));
       for (const [id, op] of apiOperations(r.body)) {
         expect({ id, security: op.security }).toEqual({ id, security: [{ 'x-auth-token': [] }] });
         expect({ id, scopes: op['x-required-scopes']?.every((s) => s in SCOPES) }).toEqual({

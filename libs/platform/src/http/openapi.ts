@@ -48,6 +48,8 @@ export function setupOpenApi(
     )
     .setVersion(info.version)
     .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    // Relative first: the Swagger UI and a client reading /docs-json call the host that served it.
+    .addServer('/', 'The host serving this document')
     .addServer('http://{host}:{port}', 'The app on the configured host and port', {
       host: { default: '127.0.0.1', description: 'Host the app listens on' },
       port: { default: String(info.port), description: 'Port the app listens on' },
