@@ -62,7 +62,7 @@ export const PriceListListResponse = z
 
 export const PriceListQuery = z
   .object({
-    level: z.enum(PRICE_LIST_LEVELS).optional(),
+    level: z.enum(PRICE_LIST_LEVELS).optional().describe('Only price lists of this level'),
     accountId: AccountIdField.optional(),
     cardId: CardIdField.optional(),
   })
