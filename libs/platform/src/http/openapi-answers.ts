@@ -70,7 +70,7 @@ function documentOperation(operation: Operation, method: string): void {
     'malformed_request',
     ...(inPath.length || inQuery.length || body ? ['validation_failed (errors[] names each field)'] : []),
     ...(inPath.length ? ['malformed_url'] : []),
-    ...(body ? ['malformed_json', 'json_too_deep'] : []),
+    ...(bodyRead ? ['malformed_json', 'json_too_deep'] : []),
     ...(inQuery.some((p) => p.name === 'cursor') ? ['invalid_cursor'] : []),
     ...(tenantHeaderRequired ? ['tenant_header_required'] : []),
   ];
@@ -86,7 +86,7 @@ function documentOperation(operation: Operation, method: string): void {
   answer(
     operation,
     '503',
-    'dependency_unavailable: PostgreSQL or Redis cannot be reached; nothing was changed, retry after Retry-After',
+    'dependency_unavailable: PostgreSQL or Redis cannot be reached; retry after Retry-After',
     true,
     RETRY_AFTER,
   );
