@@ -88,10 +88,6 @@ beforeAll(async () => {
       'POST /api/v1/price-lists': priceLists(accounts, cards),
       'PUT /api/v1/price-lists/{priceListId}': priceLists(accounts, cards),
     },
-    queries: {
-      'GET /api/v1/cards/{cardId}/settings/history': 'SettingsHistoryQuery',
-      'GET /api/v1/price-lists': 'PriceListQuery',
-    },
   };
 });
 

@@ -36,8 +36,6 @@ export interface FuzzTarget {
   operationHints?: Record<string, Hints>;
   /** Whole valid bodies by operation id, for rules across fields (see `requestOf`). */
   bodies?: Record<string, fc.Arbitrary<unknown>>;
-  /** Query parameters by operation id where the document does not list them (see `operationsOf`). */
-  queries?: Record<string, string>;
   /** Operation ids whose rejections record something on purpose (e.g. failed logins), "STATUS OP". */
   rejectionsThatWrite?: string[];
 }
@@ -119,7 +117,7 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
   const statuses: Record<string, Record<number, number>> = {};
   const only = process.env.FUZZ_OP;
   // deletions last, so that the other operations still find the seeded resources
-  const operations = operationsOf(target.doc, target.queries ?? {}).sort(
+  const operations = operationsOf(target.doc).sort(
     (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
   );
   let last = await fingerprint.take();

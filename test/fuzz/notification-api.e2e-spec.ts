@@ -63,7 +63,6 @@ beforeAll(async () => {
     operationHints: {
       'DELETE /api/v1/webhook-endpoints/{endpointId}': { endpointId: fc.constantFrom(...deletable) },
     },
-    queries: { 'GET /api/v1/webhook-deliveries': 'WebhookDeliveryListQuery' },
   };
 });
 

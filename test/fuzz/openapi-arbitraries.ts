@@ -32,11 +32,8 @@ export interface Operation {
   responses: OperationObject['responses'];
 }
 
-/**
- * The /api/v1 operations of the document. `queries` names, per operation id, a component schema
- * whose properties are the operation's query parameters where the document does not list them.
- */
-export function operationsOf(doc: OpenApiDoc, queries: Record<string, string> = {}): Operation[] {
+/** The /api/v1 operations of the document. */
+export function operationsOf(doc: OpenApiDoc): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     if (!path.startsWith('/api/v1')) continue;
@@ -48,17 +45,12 @@ export function operationsOf(doc: OpenApiDoc, queries: Record<string, string> = 
         const name = p.name.toLowerCase();
         headers.set(name, { ...p, name, required: p.required || headers.get(name)?.required });
       }
-      const queryParams = params.filter((p) => p.in === 'query');
-      const querySchema = queries[id] ? doc.components.schemas[queries[id]] : undefined;
-      if (!queryParams.length && querySchema)
-        for (const [name, schema] of Object.entries<Schema>(querySchema.properties ?? {}))
-          queryParams.push({ name, in: 'query', schema, required: querySchema.required?.includes(name) });
       operations.push({
         id,
         method: method.toUpperCase(),
         path,
         pathParams: params.filter((p) => p.in === 'path'),
-        queryParams,
+        queryParams: params.filter((p) => p.in === 'query'),
         headerParams: [...headers.values()],
         body: op.requestBody?.content['application/json']?.schema,
         responses: op.responses,

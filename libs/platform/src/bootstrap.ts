@@ -97,7 +97,12 @@ export async function createApp(
 
   registerIdempotentReplies(fastify, app.get(IdempotencyKeys));
 
-  setupOpenApi(app, { title: definition.title, description: definition.description, version: VERSION });
+  setupOpenApi(app, {
+    title: definition.title,
+    description: definition.description,
+    version: VERSION,
+    port: definition.port(config),
+  });
   await definition.configure?.(app, config);
   await app.init();
   return app;

@@ -68,8 +68,7 @@ export const HistoryQuery = z
       .optional()
       .describe('Only versions below this one (the next page)'),
   })
-  .strict()
-  .meta({ id: 'SettingsHistoryQuery' });
+  .strict();
 
 export const SettingsHistoryEntry = z
   .object({

@@ -59,7 +59,7 @@ export class CredentialsController {
     },
   })
   @ApiTooManyRequestsResponse({
-    description: 'Too many failed attempts for the username; see Retry-After',
+    description: 'credentials_locked: too many failed attempts for the username; see Retry-After',
     content: PROBLEM_CONTENT,
   })
   invalidate(
@@ -74,7 +74,8 @@ export class CredentialsController {
   @HttpCode(200)
   // Above @ApiAuth so this example survives its generic 401 description.
   @ApiUnauthorizedResponse({
-    description: 'Invalid or invalidated credentials (one answer), or no valid API token',
+    description:
+      'invalid_credentials: invalid or invalidated credentials (one answer); unauthenticated: no valid API token',
     content: {
       'application/problem+json': {
         schema: PROBLEM_CONTENT['application/problem+json'].schema,
@@ -99,7 +100,7 @@ export class CredentialsController {
     content: PROBLEM_CONTENT,
   })
   @ApiTooManyRequestsResponse({
-    description: 'Too many failed attempts for the username; see Retry-After',
+    description: 'credentials_locked: too many failed attempts for the username; see Retry-After',
     content: PROBLEM_CONTENT,
   })
   authenticate(

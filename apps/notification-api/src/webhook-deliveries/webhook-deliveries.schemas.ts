@@ -18,14 +18,13 @@ export const DeliveryStatusCode = z.enum(DeliveryStatus, { error: oneOf(DELIVERY
 
 export const DeliveryListQuery = z
   .object({
-    status: DeliveryStatusCode.optional(),
-    endpointId: EntityId.optional(),
+    status: DeliveryStatusCode.optional().describe('Only deliveries in this status'),
+    endpointId: EntityId.optional().describe('Only deliveries to this webhook endpoint'),
     notificationTypeCode: NotificationTypeCode.optional(),
     limit: boundedIntParam({ min: 1, max: 100 }).default(20).describe('Page size, 1-100'),
     cursor: cursorParam().optional().describe('nextCursor of the previous page'),
   })
-  .strict()
-  .meta({ id: 'WebhookDeliveryListQuery' });
+  .strict();
 
 export const WebhookDeliveryResponse = z
   .object({

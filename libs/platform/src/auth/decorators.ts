@@ -1,5 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import {
+  ApiExtension,
   ApiForbiddenResponse,
   ApiHeader,
   ApiSecurity,
@@ -15,6 +16,11 @@ export const REQUIRED_SCOPES = 'fincore:scopes';
 export const TENANT_HEADER_REQUIRED = 'fincore:tenant-header-required';
 export const SKIP_RATE_LIMIT = 'fincore:skip-rate-limit';
 export const AUTH_SECURITY_NAME = 'x-auth-token';
+/**
+ * The scopes an operation's token needs, in the OpenAPI document: OpenAPI 3.0 allows scopes in
+ * `security` only for OAuth2 and OpenID Connect, and the API key is neither.
+ */
+export const REQUIRED_SCOPES_EXTENSION = 'x-required-scopes';
 
 /** The route needs no token (health, metrics, docs). */
 export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), SetMetadata(SKIP_RATE_LIMIT, true));
@@ -24,10 +30,16 @@ export const PROBLEM_CONTENT = {
   'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
 };
 
-/** The route needs a token carrying every one of `scopes`; documents the security scheme and the 401/403/429 answers. */
+export const RATE_LIMITED = 'rate_limited: too many requests; see Retry-After';
+
+/**
+ * The route needs a token carrying every one of `scopes`; documents the security scheme, the
+ * scopes (from the same list the auth guard reads) and the 401/403/429 answers.
+ */
 export const ApiAuth = (...scopes: Scope[]) =>
   applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
+    ApiExtension(REQUIRED_SCOPES_EXTENSION, scopes),
     ApiSecurity(AUTH_SECURITY_NAME),
     ApiHeader({
       name: 'x-tenant-code',
@@ -39,12 +51,15 @@ export const ApiAuth = (...scopes: Scope[]) =>
       required: false,
       description: 'Language of error titles and details (en, de).',
     }),
-    ApiUnauthorizedResponse({ description: 'No, unknown or revoked token', content: PROBLEM_CONTENT }),
-    ApiForbiddenResponse({
-      description: `Token lacks scope ${scopes.join(', ') || '(none needed)'} or belongs to another tenant`,
+    ApiUnauthorizedResponse({
+      description: 'unauthenticated: no, unknown or revoked token',
       content: PROBLEM_CONTENT,
     }),
-    ApiTooManyRequestsResponse({ description: 'Rate limited; see Retry-After', content: PROBLEM_CONTENT }),
+    ApiForbiddenResponse({
+      description: `insufficient_scope: the token lacks ${scopes.join(', ') || '(none needed)'}; tenant_mismatch: x-tenant-code is another tenant's`,
+      content: PROBLEM_CONTENT,
+    }),
+    ApiTooManyRequestsResponse({ description: RATE_LIMITED, content: PROBLEM_CONTENT }),
   );
 
 /** x-tenant-code must be sent (the spec shows it on the card settings change). */

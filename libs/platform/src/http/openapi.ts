@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_SECURITY_NAME } from '../auth/decorators';
 import { SCOPES } from '../auth/scopes';
 import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
+import { documentCommonAnswers } from './openapi-answers';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
@@ -31,10 +32,10 @@ const PROBLEM_SCHEMA = {
   },
 };
 
-/** OpenAPI 3 document at /docs-json, Swagger UI at /docs. */
+/** OpenAPI 3 document at /docs-json, Swagger UI at /docs. `port` is the app's configured port. */
 export function setupOpenApi(
   app: NestFastifyApplication,
-  info: { title: string; description: string; version: string },
+  info: { title: string; description: string; version: string; port: number },
 ): void {
   const scopes = Object.entries(SCOPES)
     .map(([scope, what]) => `- \`${scope}\`: ${what}`)
@@ -43,14 +44,22 @@ export function setupOpenApi(
     .setTitle(info.title)
     .setDescription(
       `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run -s cli -- token:create --tenant <code> --scopes <a,b>\`). ` +
-        `Errors are \`application/problem+json\`. Scopes:\n${scopes}`,
+        `Errors are \`application/problem+json\`. Each operation lists the scopes its token needs in \`x-required-scopes\`. Scopes:\n${scopes}`,
     )
     .setVersion(info.version)
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    // Relative first: the Swagger UI and a client reading /docs-json call the host that served it.
+    .addServer('/', 'The host serving this document')
+    .addServer('http://{host}:{port}', 'The app on the configured host and port', {
+      host: { default: '127.0.0.1', description: 'Host the app listens on' },
+      port: { default: String(info.port), description: 'Port the app listens on' },
+    })
     .addSecurity(AUTH_SECURITY_NAME, { type: 'apiKey', in: 'header', name: 'x-auth-token' })
     .build();
   const document = SwaggerModule.createDocument(app, config);
   document.components = document.components ?? {};
   document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
+  documentCommonAnswers(document);
   documentIdempotencyKey(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
   redirectToCanonicalDocs(app);

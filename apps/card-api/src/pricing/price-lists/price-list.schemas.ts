@@ -62,11 +62,10 @@ export const PriceListListResponse = z
 
 export const PriceListQuery = z
   .object({
-    level: z.enum(PRICE_LIST_LEVELS).optional(),
+    level: z.enum(PRICE_LIST_LEVELS).optional().describe('Only price lists of this level'),
     accountId: AccountIdField.optional(),
     cardId: CardIdField.optional(),
   })
-  .strict()
-  .meta({ id: 'PriceListQuery' });
+  .strict();
 
 export const PriceListId = z.uuid('a price list id (uuid)').describe('Price list id');
