@@ -9,8 +9,9 @@ import { WebhookSender } from './delivery/webhook-sender';
 import { DomainEventProcessor } from './fan-out/domain-event.processor';
 import { FanOutService } from './fan-out/fan-out.service';
 import { NotifierMetrics } from './metrics/notifier-metrics';
+import { RetentionJanitor } from './retention/retention-janitor';
 
-/** The worker: fan-out of domain events, signed delivery with retries, reconciliation. */
+/** The worker: fan-out of domain events, signed delivery with retries, reconciliation, retention. */
 @Module({
   imports: [EventsModule.forRoot({ relay: false }), NotificationsDataModule, WebhookDeliveryQueueModule],
   providers: [
@@ -22,6 +23,7 @@ import { NotifierMetrics } from './metrics/notifier-metrics';
     WebhookSender,
     WebhookDeliveryProcessor,
     DeliveryReconciler,
+    RetentionJanitor,
   ],
 })
 export class NotifierModule {}

@@ -25,6 +25,7 @@ export * from './idempotency/idempotency-key.repository';
 export * from './idempotency/without-idempotency-key.decorator';
 export * from './redis/redis.module';
 export * from './metrics/metrics';
+export * from './scheduling/periodic-task';
 export * from './platform.module';
 export * from './bootstrap';
 export * from './demo-seed';

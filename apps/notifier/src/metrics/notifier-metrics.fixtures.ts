@@ -8,6 +8,7 @@ export function newNotifierMetricsDouble() {
     attemptDuration: metric(),
     eventToDelivery: metric(),
     fannedOut: metric(),
+    retentionDeleted: metric(),
   };
   return double as typeof double & NotifierMetrics;
 }

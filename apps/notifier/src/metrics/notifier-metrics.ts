@@ -14,6 +14,7 @@ export class NotifierMetrics {
   readonly attemptDuration: Histogram<'outcome'>;
   readonly eventToDelivery: Histogram;
   readonly fannedOut: Counter<'type'>;
+  readonly retentionDeleted: Counter<'table'>;
 
   constructor(
     metrics: MetricsService,
@@ -44,6 +45,12 @@ export class NotifierMetrics {
       name: 'webhook_deliveries_created_total',
       help: 'Deliveries created by the fan-out, by notification type',
       labelNames: ['type'],
+      registers,
+    });
+    this.retentionDeleted = new Counter({
+      name: 'retention_rows_deleted_total',
+      help: 'Rows deleted for being past their retention, by table',
+      labelNames: ['table'],
       registers,
     });
     const queues = [domainEvents, webhookDeliveries];

@@ -90,6 +90,18 @@ export const configSchema = z.object({
   OUTBOX_RECONCILE_GRACE_SECONDS: z.coerce.number().min(0).default(30),
   /** Attempts of a domain-events job (exponential backoff from 1 s) before it lands in the failed set. */
   DOMAIN_EVENT_ATTEMPTS: positiveInt(12),
+  /** Processed outbox events older than this are deleted, once no delivery refers to them. */
+  OUTBOX_RETENTION_DAYS: positiveInt(7),
+  /** Finished (succeeded or failed) deliveries older than this are deleted with their attempts. */
+  DELIVERY_RETENTION_DAYS: positiveInt(30),
+  /** How often the notifier deletes what is past retention. */
+  RETENTION_INTERVAL_MS: positiveInt(600_000),
+  /** Redis keeps a completed job this long, or until the count cap pushes it out, whichever comes first. */
+  QUEUE_COMPLETED_RETENTION_SECONDS: positiveInt(24 * 3600),
+  /** Most completed jobs Redis keeps per queue; bounds Redis memory whatever the event rate. */
+  QUEUE_COMPLETED_RETENTION_COUNT: positiveInt(50_000),
+  /** Redis keeps a failed job this long, for operators to inspect in Bull Board. */
+  QUEUE_FAILED_RETENTION_SECONDS: positiveInt(7 * 24 * 3600),
   BULL_BOARD_USERNAME: z.string().min(1).default('admin'),
   BULL_BOARD_PASSWORD: z.string().optional(),
 });

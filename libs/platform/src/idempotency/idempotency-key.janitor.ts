@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { deleteInBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { IdempotencyKeyRepository } from './idempotency-key.repository';
 
 const CLEANUP_EVERY_MS = 5 * 60 * 1000;
@@ -11,33 +12,28 @@ const CLEANUP_BATCH = 1000;
 @Injectable()
 export class IdempotencyKeyJanitor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('IdempotencyKeyJanitor');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly task = new PeriodicTask(CLEANUP_EVERY_MS, () => this.deleteExpired());
 
   constructor(private readonly keys: IdempotencyKeyRepository) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.deleteExpired().finally(() => (this.running = undefined));
-    }, CLEANUP_EVERY_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   // Before the DataSource closes (at application shutdown), so a running batch can finish.
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 
   /** Deletes every expired key, one batch per statement; returns how many. */
   async deleteExpired(): Promise<number> {
     let total = 0;
     try {
-      for (;;) {
-        const deleted = await this.keys.deleteExpired(CLEANUP_BATCH);
+      await deleteInBatches(CLEANUP_BATCH, async (limit) => {
+        const deleted = await this.keys.deleteExpired(limit);
         total += deleted;
-        if (deleted < CLEANUP_BATCH) break;
-      }
+        return deleted;
+      });
     } catch (error) {
       this.logger.warn({ err: error }, 'Could not delete expired idempotency keys; trying again later');
     }

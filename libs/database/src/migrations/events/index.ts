@@ -1,3 +1,4 @@
 import { EventsOutbox1763700000100 } from './1763700000100-events-outbox';
+import { EventsOutboxProcessed1763700000830 } from './1763700000830-events-outbox-processed';
 
-export const EVENTS_MIGRATIONS = [EventsOutbox1763700000100];
+export const EVENTS_MIGRATIONS = [EventsOutbox1763700000100, EventsOutboxProcessed1763700000830];

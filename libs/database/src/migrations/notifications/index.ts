@@ -1,4 +1,8 @@
 import { NotificationsSchema1763700000600 } from './1763700000600-notifications-schema';
+import { NotificationsDeliveryRetention1763700000840 } from './1763700000840-notifications-delivery-retention';
 
 /** Migrations of the notifications schema, oldest first. */
-export const NOTIFICATIONS_MIGRATIONS: Function[] = [NotificationsSchema1763700000600];
+export const NOTIFICATIONS_MIGRATIONS: Function[] = [
+  NotificationsSchema1763700000600,
+  NotificationsDeliveryRetention1763700000840,
+];

@@ -1,0 +1,82 @@
+import { Logger } from '@nestjs/common';
+import type { OutboxRepository } from '@fincore/events';
+import type { WebhookDeliveryRepository } from '@fincore/notifications';
+import type { AppConfig } from '@fincore/platform';
+import { newDouble } from '../../../../test/support/doubles';
+import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { RETENTION_BATCH, RetentionJanitor } from './retention-janitor';
+
+const NOW = new Date('2026-03-31T12:00:00Z');
+const DAY_MS = 24 * 3600 * 1000;
+
+describe('RetentionJanitor', () => {
+  let outbox: jest.Mocked<OutboxRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let metrics: ReturnType<typeof newNotifierMetricsDouble>;
+  let sut: RetentionJanitor;
+
+  beforeEach(() => {
+    outbox = newDouble<OutboxRepository>();
+    deliveries = newDouble<WebhookDeliveryRepository>();
+    metrics = newNotifierMetricsDouble();
+    const config = { OUTBOX_RETENTION_DAYS: 7, DELIVERY_RETENTION_DAYS: 30, RETENTION_INTERVAL_MS: 600_000 };
+    sut = new RetentionJanitor(outbox, deliveries, metrics, config as AppConfig);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  describe('deleteExpired', () => {
+    it('deletes batch after batch until a batch is not full, deliveries before outbox events', async () => {
+      const order: string[] = [];
+      deliveries.deleteFinishedBefore
+        .mockImplementationOnce(
+          async () => (order.push('deliveries'), { deliveries: RETENTION_BATCH, attempts: 2500 }),
+        )
+        .mockImplementationOnce(async () => (order.push('deliveries'), { deliveries: 3, attempts: 4 }));
+      outbox.deleteProcessedBefore
+        .mockImplementationOnce(async () => (order.push('events'), RETENTION_BATCH))
+        .mockImplementationOnce(async () => (order.push('events'), 0));
+
+      expect(await sut.deleteExpired(NOW)).toEqual({ deliveries: 1003, attempts: 2504, events: 1000 });
+
+      expect(order).toEqual(['deliveries', 'deliveries', 'events', 'events']);
+      expect(deliveries.deleteFinishedBefore).toHaveBeenCalledWith(
+        new Date(NOW.getTime() - 30 * DAY_MS),
+        RETENTION_BATCH,
+      );
+      expect(outbox.deleteProcessedBefore).toHaveBeenCalledWith(
+        new Date(NOW.getTime() - 7 * DAY_MS),
+        RETENTION_BATCH,
+      );
+    });
+
+    it('counts the deleted rows per table', async () => {
+      deliveries.deleteFinishedBefore.mockResolvedValueOnce({ deliveries: 3, attempts: 4 });
+      outbox.deleteProcessedBefore.mockResolvedValueOnce(5);
+
+      await sut.deleteExpired(NOW);
+
+      expect(metrics.retentionDeleted.inc).toHaveBeenCalledWith(
+        { table: 'notifications.webhook_deliveries' },
+        3,
+      );
+      expect(metrics.retentionDeleted.inc).toHaveBeenCalledWith(
+        { table: 'notifications.webhook_delivery_attempts' },
+        4,
+      );
+      expect(metrics.retentionDeleted.inc).toHaveBeenCalledWith({ table: 'events.outbox' }, 5);
+    });
+
+    it('logs a failure and leaves the rest to the next round instead of failing the process', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation();
+      deliveries.deleteFinishedBefore
+        .mockResolvedValueOnce({ deliveries: RETENTION_BATCH, attempts: 1000 })
+        .mockRejectedValueOnce(new Error('connection lost'));
+
+      expect(await sut.deleteExpired(NOW)).toEqual({ deliveries: 1000, attempts: 1000, events: 0 });
+
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(outbox.deleteProcessedBefore).not.toHaveBeenCalled();
+    });
+  });
+});
