@@ -34,7 +34,7 @@ export class EventsModule {
           name: QueueName.DomainEvents,
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({
-            defaultJobOptions: domainEventJobOptions(config.DOMAIN_EVENT_ATTEMPTS),
+            defaultJobOptions: domainEventJobOptions(config.DOMAIN_EVENT_ATTEMPTS, config),
           }),
         }),
         TypeOrmModule.forFeature([OutboxEventEntity]),

@@ -32,12 +32,33 @@ export function redisConnectionOptions(url: string): ConnectionOptions {
   };
 }
 
-/** Completed jobs are kept a day so a second publish of the same event id stays a no-op. */
-export function domainEventJobOptions(attempts: number): DefaultJobOptions {
+/** How long Redis keeps finished jobs; the settings of the same names. */
+export interface FinishedJobRetention {
+  QUEUE_COMPLETED_RETENTION_SECONDS: number;
+  QUEUE_COMPLETED_RETENTION_COUNT: number;
+  QUEUE_FAILED_RETENTION_SECONDS: number;
+}
+
+/**
+ * Completed jobs stay for the age or until the count pushes them out, whichever comes first: the
+ * count bounds Redis memory at any event rate. They are there for operators (Bull Board) only; a
+ * second publish of an event is a no-op because its outbox row is marked processed, not because a
+ * job with its id is still there.
+ */
+export function finishedJobRetention(settings: FinishedJobRetention): DefaultJobOptions {
+  return {
+    removeOnComplete: {
+      age: settings.QUEUE_COMPLETED_RETENTION_SECONDS,
+      count: settings.QUEUE_COMPLETED_RETENTION_COUNT,
+    },
+    removeOnFail: { age: settings.QUEUE_FAILED_RETENTION_SECONDS },
+  };
+}
+
+export function domainEventJobOptions(attempts: number, retention: FinishedJobRetention): DefaultJobOptions {
   return {
     attempts,
     backoff: { type: 'exponential', delay: 1000 },
-    removeOnComplete: { age: 24 * 3600, count: 50_000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
+    ...finishedJobRetention(retention),
   };
 }

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import type { DefaultJobOptions, Queue } from 'bullmq';
-import { mapInBatches, QueueName, type WebhookDeliveryJob } from '@fincore/events';
+import { finishedJobRetention, mapInBatches, QueueName, type WebhookDeliveryJob } from '@fincore/events';
+import { APP_CONFIG, type AppConfig } from '@fincore/platform';
 
 /**
  * Delivery jobs are triggers only: the delivery row in PostgreSQL holds the state and the retry
@@ -9,15 +10,19 @@ import { mapInBatches, QueueName, type WebhookDeliveryJob } from '@fincore/event
 export const WEBHOOK_DELIVERY_JOB_OPTIONS: DefaultJobOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 1000 },
-  // Kept a day so operators can see delivered jobs in Bull Board; a re-enqueue replaces them.
-  removeOnComplete: { age: 24 * 3600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-/** The `webhook-deliveries` queue for the apps that add delivery jobs (the API and the notifier). */
-export const WebhookDeliveryQueueModule = BullModule.registerQueue({
+/**
+ * The `webhook-deliveries` queue for the apps that add delivery jobs (the API and the notifier).
+ * Finished jobs stay as the QUEUE_*_RETENTION_* settings say, for operators to see in Bull Board;
+ * a re-enqueue replaces them.
+ */
+export const WebhookDeliveryQueueModule = BullModule.registerQueueAsync({
   name: QueueName.WebhookDeliveries,
-  defaultJobOptions: WEBHOOK_DELIVERY_JOB_OPTIONS,
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig) => ({
+    defaultJobOptions: { ...WEBHOOK_DELIVERY_JOB_OPTIONS, ...finishedJobRetention(config) },
+  }),
 });
 
 const ENQUEUE_CONCURRENCY = 50;
