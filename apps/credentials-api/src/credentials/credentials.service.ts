@@ -44,14 +44,9 @@ export class CredentialsService {
     body: InvalidateCredentialsBody,
   ): Promise<InvalidateCredentialsResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const { person, passwordMatches } = await this.judged(check, async () => {
-      const person = await this.persons.findByPersonId(principal.tenantId, body.personId);
-      // The password is verified in every case, before anything else is judged, so timing is uniform.
-      const passwordMatches = person
-        ? await this.hasher.verify(person.passwordHash, body.password)
-        : await this.hasher.verifyNobody(body.password);
-      return { person, passwordMatches };
-    });
+    const { person, passwordMatches } = await this.checkPassword(check, body.password, () =>
+      this.persons.findByPersonId(principal.tenantId, body.personId),
+    );
     if (!person || !passwordMatches || !isSameUsername(person.usernameKey, body.username)) {
       await this.throttle.recordFailure(check);
       throw mismatch(422);
@@ -89,13 +84,9 @@ export class CredentialsService {
   /** Checks credentials; invalid and invalidated ones get the same 401. Re-hashes when the cost was raised. */
   async authenticate(principal: Principal, body: AuthenticateBody): Promise<AuthenticateResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const { person, passwordMatches } = await this.judged(check, async () => {
-      const person = await this.persons.findByUsernameKey(principal.tenantId, usernameKey(body.username));
-      const passwordMatches = person
-        ? await this.hasher.verify(person.passwordHash, body.password)
-        : await this.hasher.verifyNobody(body.password);
-      return { person, passwordMatches };
-    });
+    const { person, passwordMatches } = await this.checkPassword(check, body.password, () =>
+      this.persons.findByUsernameKey(principal.tenantId, usernameKey(body.username)),
+    );
     if (!person || !passwordMatches || person.credentialsStatus !== CredentialsStatus.Active) {
       await this.throttle.recordFailure(check);
       throw mismatch(401);
@@ -108,10 +99,22 @@ export class CredentialsService {
     return mapAuthentication(person.personId, new Date());
   }
 
-  /** Runs the password check; one that fails to run (not to match) is taken back from the throttle. */
-  private async judged<T>(check: PasswordCheck, run: () => Promise<T>): Promise<T> {
+  /**
+   * Finds the person and verifies the password, in every case (also when nobody is found), before
+   * anything else is judged, so timing is uniform. A check that fails to run (not to match) is
+   * taken back from the throttle.
+   */
+  private async checkPassword<P extends { passwordHash: string }>(
+    check: PasswordCheck,
+    password: string,
+    find: () => Promise<P | null>,
+  ): Promise<{ person: P | null; passwordMatches: boolean }> {
     try {
-      return await run();
+      const person = await find();
+      const passwordMatches = person
+        ? await this.hasher.verify(person.passwordHash, password)
+        : await this.hasher.verifyNobody(password);
+      return { person, passwordMatches };
     } catch (error) {
       await this.throttle.abandon(check);
       throw error;
