@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createDataSource, describeDatabase, ensureDatabase, migrate } from '@fincore/database';
 import {
   ALL_SCOPES,
   ApiTokenEntity,
   AppConfig,
+  createRedisClient,
   DEMO_TENANT_CODE,
   TenantEntity,
   TokenAdmin,
@@ -237,11 +237,7 @@ async function run(command: string, rest: string[], config: AppConfig, io: Io): 
 
 /** Running apps cache tokens briefly; this tells every replica to forget the revoked one now. */
 async function publishRevocation(config: AppConfig, tokenId: string, io: Io): Promise<void> {
-  const redis = new Redis(config.REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
+  const redis = createRedisClient(config, { lazyConnect: true, maxRetriesPerRequest: 1, reconnect: false });
   redis.on('error', () => undefined);
   try {
     await redis.connect();

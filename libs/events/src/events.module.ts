@@ -1,21 +1,37 @@
 import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, closeRedisClient, createQueueConnection } from '@fincore/platform';
+import { Cluster } from 'ioredis';
 import { OutboxEventEntity } from './outbox.entity';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
-import { domainEventJobOptions, QueueName, queuePrefix, redisConnectionOptions } from './queues';
+import { domainEventJobOptions, QueueName, queuePrefix } from './queues';
 import { UnitOfWork } from './unit-of-work';
+
+const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
+
+/** A cluster connection is shared by the queues and workers, which leave it open: it closes here. */
+@Injectable()
+class QueueConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(QUEUE_CONNECTION) private readonly connection: ReturnType<typeof createQueueConnection>) {}
+  async onApplicationShutdown(): Promise<void> {
+    if (this.connection instanceof Cluster) await closeRedisClient(this.connection);
+  }
+}
 
 /** BullMQ root for an app: connection and hash-tagged prefix from the configuration. */
 export const QueueRootModule = BullModule.forRootAsync({
-  inject: [APP_CONFIG],
-  useFactory: (config: AppConfig) => ({
-    connection: redisConnectionOptions(config.REDIS_URL),
+  inject: [APP_CONFIG, QUEUE_CONNECTION],
+  useFactory: (config: AppConfig, connection: ReturnType<typeof createQueueConnection>) => ({
+    connection,
     prefix: queuePrefix(config.QUEUE_PREFIX),
   }),
+  extraProviders: [
+    { provide: QUEUE_CONNECTION, inject: [APP_CONFIG], useFactory: createQueueConnection },
+    QueueConnectionCloser,
+  ],
 });
 
 @Module({})

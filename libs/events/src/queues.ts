@@ -1,4 +1,5 @@
 import type { ConnectionOptions, DefaultJobOptions } from 'bullmq';
+import { createQueueConnection } from '@fincore/platform';
 
 /** Every BullMQ queue of fincore, in one place. Job payloads carry ids only; the job loads the rest. */
 export enum QueueName {
@@ -19,17 +20,9 @@ export function queuePrefix(queuePrefixSetting: string): string {
   return `{${queuePrefixSetting}}`;
 }
 
+/** BullMQ connection options for one Redis server at `url`; on a cluster see createQueueConnection. */
 export function redisConnectionOptions(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    username: u.username ? decodeURIComponent(u.username) : undefined,
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
-    maxRetriesPerRequest: null,
-  };
+  return createQueueConnection({ REDIS_URL: url });
 }
 
 /** How long Redis keeps finished jobs; the settings of the same names. */

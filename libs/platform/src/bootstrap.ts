@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { Client } from 'pg';
 import { describeDatabase } from '@fincore/database';
@@ -15,6 +14,7 @@ import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
 import { registerIdempotentReplies } from './idempotency/idempotent-replies';
 import { MetricsService } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
+import { createRedisClient, redisLocation } from './redis/redis-connection';
 
 export interface AppDefinition {
   /** Process name, e.g. `card-api`. */
@@ -129,11 +129,11 @@ export async function checkDependencies(config: AppConfig): Promise<void> {
   } finally {
     await pg.end().catch(() => undefined);
   }
-  const redis = new Redis(config.REDIS_URL, {
+  const redis = createRedisClient(config, {
     lazyConnect: true,
     connectTimeout: 5000,
     maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
+    reconnect: false,
     enableOfflineQueue: false,
   });
   // ioredis reports the socket error as an event and rejects with a generic "Connection is closed".
@@ -143,9 +143,8 @@ export async function checkDependencies(config: AppConfig): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    const u = new URL(config.REDIS_URL);
     throw new DependencyError(
-      `Redis is unreachable at ${u.hostname}:${u.port || 6379} (REDIS_URL): ${(socketError ?? (error as Error)).message}`,
+      `Redis is unreachable ${redisLocation(config)}: ${(socketError ?? (error as Error)).message}`,
     );
   } finally {
     redis.disconnect();

@@ -24,6 +24,8 @@ export * from './idempotency/idempotency-key';
 export * from './idempotency/idempotency-key.repository';
 export * from './idempotency/without-idempotency-key.decorator';
 export * from './redis/redis.module';
+export * from './redis/redis-connection';
+export * from './redis/cluster-nodes';
 export * from './metrics/metrics';
 export * from './scheduling/periodic-task';
 export * from './platform.module';

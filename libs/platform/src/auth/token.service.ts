@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, tokenRevokedChannel } from '../redis/redis.module';
+import type { RedisClient } from '../redis/redis-connection';
 import { ApiTokenRepository } from './api-token.repository';
 import { Principal } from './principal';
 import { hashToken, looksLikeToken } from './token-secret';
@@ -23,11 +23,11 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(TokenService.name);
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
-  private subscriber?: Redis;
+  private subscriber?: RedisClient;
 
   constructor(
     @Inject(ApiTokenRepository) private readonly tokens: ApiTokenRepository,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATABASE_TIMEOUT_DEFAULTS as DB } from '@fincore/database';
+import { parseRedisClusterNodes } from '../redis/cluster-nodes';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const bool = (fallback: boolean) =>
@@ -43,6 +44,21 @@ export const configSchema = z.object({
   /** Longest a request waits for a pooled connection or a new one; 503 beyond it. */
   DATABASE_ACQUIRE_TIMEOUT_MS: positiveInt(DB.DATABASE_ACQUIRE_TIMEOUT_MS),
   REDIS_URL: url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  /**
+   * Seed nodes of a Redis Cluster (`host:port,host:port`); when set, every Redis connection goes to
+   * the cluster and REDIS_URL gives only the user, password and TLS (`rediss:`).
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      try {
+        parseRedisClusterNodes(v);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `must be comma-separated host:port pairs: ${(error as Error).message}` });
+      }
+    }),
   /** Longest a request waits for a Redis answer (rate limits, login throttle) before going on without. */
   REDIS_COMMAND_TIMEOUT_MS: positiveInt(1000),
   QUEUE_PREFIX: z

@@ -44,6 +44,21 @@ describe('dependencyOutage', () => {
     expect(sut(error)?.dependency).toBe('redis');
   });
 
+  it.each([
+    "Cluster isn't ready and enableOfflineQueue options is false",
+    'None of startup nodes is available',
+    'Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN The cluster is down',
+    'CLUSTERDOWN Hash slot not served',
+    'TRYAGAIN Multiple keys request during rehashing of slot',
+  ])('recognises a Redis Cluster saying "%s"', (message) => {
+    expect(sut(new Error(message))).toEqual({ dependency: 'redis', reason: message });
+  });
+
+  it('recognises ioredis finding no cluster node to refresh the slots from', () => {
+    const error = Object.assign(new Error('Failed to refresh slots cache.'), { name: 'ClusterAllFailedError' });
+    expect(sut(error)?.dependency).toBe('redis');
+  });
+
   it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'])('recognises the socket error %s', (code) => {
     expect(sut(pgError(code, `connect ${code} 127.0.0.1:5432`))).toEqual({
       dependency: 'network',

@@ -44,7 +44,16 @@ const REDIS_MESSAGES = [
   /^Command timed out$/,
   /^Reached the max retries per request limit/,
   /^Stream isn't writeable and enableOfflineQueue options is false$/,
+  // Redis Cluster: no node reachable, slots being failed over or moved, the cluster refusing writes.
+  /^Cluster isn't ready/,
+  /^None of startup nodes is available$/,
+  /^Failed to refresh slots cache/,
+  /^Too many Cluster redirections/,
+  /^CLUSTERDOWN /,
+  /^TRYAGAIN /,
 ];
+
+const REDIS_ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 
 /** The outage an error reports, looking through wrappers (TypeORM's driverError, cause); else undefined. */
 export function dependencyOutage(error: unknown): DependencyOutage | undefined {
@@ -83,7 +92,7 @@ function recognise(error: ErrorLike): DependencyOutage | undefined {
   // TypeORM releases a transaction's query runner when its connection fails (e.g. a restart ends
   // the session); the transaction's next statement then finds the runner released.
   if (error.name === 'QueryRunnerAlreadyReleasedError') return { dependency: 'postgres', reason: message };
-  if (error.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.some((m) => m.test(message))) {
+  if (REDIS_ERROR_NAMES.has(String(error.name)) || REDIS_MESSAGES.some((m) => m.test(message))) {
     return { dependency: 'redis', reason: message };
   }
   return undefined;

@@ -8,10 +8,10 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
-import Redis from 'ioredis';
 import { Public } from '../auth/decorators';
 import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors/dependency-errors';
 import { REDIS } from '../redis/redis.module';
+import type { RedisClient } from '../redis/redis-connection';
 
 @ApiExcludeController()
 @Public()
@@ -23,7 +23,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   /** The process is up; says nothing of its dependencies. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, redisKey } from '../redis/redis.module';
+import type { RedisClient } from '../redis/redis-connection';
 
 // Fixed window counter: one round trip, atomic across replicas.
 const CONSUME = `
@@ -29,7 +29,7 @@ export class RateLimiter {
   private readonly logger = new Logger(RateLimiter.name);
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     // A defined command runs by EVALSHA: the script is sent once, not with every request.

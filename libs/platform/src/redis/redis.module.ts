@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { closeRedisClient, createRedisClient, type RedisClient } from './redis-connection';
 
 export const REDIS = Symbol('REDIS');
 
@@ -15,9 +15,9 @@ export function tokenRevokedChannel(config: AppConfig): string {
 
 @Injectable()
 class RedisCloser implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedisClient(this.redis);
   }
 }
 
@@ -28,12 +28,11 @@ class RedisCloser implements OnApplicationShutdown {
       provide: REDIS,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
-        new Redis(config.REDIS_URL, {
+        createRedisClient(config, {
           maxRetriesPerRequest: 2,
           // A frozen Redis keeps the socket open and answers nothing: without a bound, nor would we.
           commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
           enableOfflineQueue: true,
-          lazyConnect: false,
         }),
     },
     RedisCloser,

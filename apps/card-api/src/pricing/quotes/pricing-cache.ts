@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
-import { APP_CONFIG, AppConfig, REDIS, redisKey } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, REDIS, type RedisClient, redisKey } from '@fincore/platform';
 import { indexTenantPricing, type TenantPricing } from './tenant-pricing';
 import { TenantPricingRepository } from './tenant-pricing.repository';
 
@@ -26,12 +25,12 @@ export class PricingCache implements OnModuleInit, OnApplicationShutdown {
   private readonly loading = new Map<string, Promise<TenantPricing>>();
   /** Bumped on every invalidation, so a load that raced with a change is not kept. */
   private readonly generations = new Map<string, number>();
-  private subscriber?: Redis;
+  private subscriber?: RedisClient;
   private readonly channel: string;
 
   constructor(
     private readonly snapshots: TenantPricingRepository,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.channel = redisKey(config, 'pricing-changed');
