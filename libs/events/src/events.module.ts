@@ -15,7 +15,9 @@ const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
 /** A cluster connection is shared by the queues and workers, which leave it open: it closes here. */
 @Injectable()
 class QueueConnectionCloser implements OnApplicationShutdown {
-  constructor(@Inject(QUEUE_CONNECTION) private readonly connection: ReturnType<typeof createQueueConnection>) {}
+  constructor(
+    @Inject(QUEUE_CONNECTION) private readonly connection: ReturnType<typeof createQueueConnection>,
+  ) {}
   async onApplicationShutdown(): Promise<void> {
     if (this.connection instanceof Cluster) await closeRedisClient(this.connection);
   }

@@ -56,7 +56,10 @@ export const configSchema = z.object({
       try {
         parseRedisClusterNodes(v);
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `must be comma-separated host:port pairs: ${(error as Error).message}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be comma-separated host:port pairs: ${(error as Error).message}`,
+        });
       }
     }),
   /** Longest a request waits for a Redis answer (rate limits, login throttle) before going on without. */

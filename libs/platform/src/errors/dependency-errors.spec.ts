@@ -55,7 +55,9 @@ describe('dependencyOutage', () => {
   });
 
   it('recognises ioredis finding no cluster node to refresh the slots from', () => {
-    const error = Object.assign(new Error('Failed to refresh slots cache.'), { name: 'ClusterAllFailedError' });
+    const error = Object.assign(new Error('Failed to refresh slots cache.'), {
+      name: 'ClusterAllFailedError',
+    });
     expect(sut(error)?.dependency).toBe('redis');
   });
 

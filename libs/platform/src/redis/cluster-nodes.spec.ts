@@ -9,12 +9,19 @@ describe('parseRedisClusterNodes', () => {
     ]);
   });
 
-  it.each(['', 'redis:7000,', 'redis', 'redis:', ':7000', 'redis:0', 'redis:65536', 'redis://a:7000', 'a:7000:1'])(
-    'refuses "%s", naming the entry',
-    (value) => {
-      expect(() => sut(value)).toThrow(/is not host:port/);
-    },
-  );
+  it.each([
+    '',
+    'redis:7000,',
+    'redis',
+    'redis:',
+    ':7000',
+    'redis:0',
+    'redis:65536',
+    'redis://a:7000',
+    'a:7000:1',
+  ])('refuses "%s", naming the entry', (value) => {
+    expect(() => sut(value)).toThrow(/is not host:port/);
+  });
 
   it('gives the nodes back as they are written, IPv6 in brackets', () => {
     expect(describeRedisNodes(sut('a:7000,[::1]:7001'))).toBe('a:7000,[::1]:7001');
