@@ -52,10 +52,16 @@ describe('Redis Cluster', () => {
     await cluster?.close();
   });
 
-  it('answers ready on every app', async () => {
+  it('answers ready on every app, and Bull Board shows both queues', async () => {
     for (const app of Object.values(apps)) {
       expect((await fetch(`${app.url}/health/ready`)).status).toBe(200);
     }
+    const board = await fetch(`${apps.notifier.url}/admin/queues/api/queues`, {
+      headers: { authorization: `Basic ${Buffer.from('admin:test-password').toString('base64')}` },
+    });
+    expect(board.status).toBe(200);
+    const { queues } = (await board.json()) as { queues: Array<{ name: string }> };
+    expect(queues.map((q) => q.name).sort()).toEqual(['domain-events', 'webhook-deliveries']);
   });
 
   it('delivers a signed webhook for invalidated credentials', async () => {
@@ -84,7 +90,8 @@ describe('Redis Cluster', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
-  it('refuses a token once the CLI has revoked it and told the apps through the cluster', async () => {
+  /** Revokes a fresh token the credentials API has cached, through the CLI; resolves once it is refused. */
+  const expectRevocationHeard = async () => {
     const fixture = await stack.createTenant();
     const read = () => credentials.get('/api/v1/persons/nobody', { token: fixture.token });
     expect((await read()).status).toBe(404);
@@ -104,6 +111,10 @@ describe('Redis Cluster', () => {
       { timeoutMs: 5_000, what: 'the revoked token to be refused' },
     );
     expectProblem(refused, 401, 'unauthenticated');
+  };
+
+  it('refuses a token once the CLI has revoked it and told the apps through the cluster', async () => {
+    await expectRevocationHeard();
   });
 
   it('delivers every acknowledged change when the master of the queues dies and its replica takes over', async () => {
@@ -140,5 +151,6 @@ describe('Redis Cluster', () => {
     for (const app of Object.values(apps)) {
       expect((await fetch(`${app.url}/health/ready`)).status).toBe(200);
     }
+    await expectRevocationHeard();
   }, 60_000);
 });
