@@ -43,8 +43,8 @@ describe('createRedisClient', () => {
   it('connects to the seed nodes with the user, password and TLS of REDIS_URL when a cluster is configured', () => {
     const client = make(cluster, { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 700 });
     expect(client).toBeInstanceOf(Cluster);
-    const { startupNodes, options } = client as Cluster & { startupNodes: unknown };
-    expect(startupNodes).toEqual([
+    const { options } = client as Cluster;
+    expect((client as unknown as { startupNodes: unknown }).startupNodes).toEqual([
       { host: 'node-a', port: 7000 },
       { host: 'node-b', port: 7001 },
     ]);
