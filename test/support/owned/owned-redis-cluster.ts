@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { eventually } from '../http';
 import { freePort } from '../net';
-import { cleanupAtExit, run, signal } from './processes';
+import { cleanupAtExit, killChild, run, signal } from './processes';
 
 interface ClusterNode {
   port: number;
@@ -104,10 +104,7 @@ export class OwnedRedisCluster {
     if (!node?.process) throw new Error(`no node runs on ${port}`);
     const slots = (await this.view(port)).find((n) => n.port === port)?.slots ?? [];
     if (!slots.length) throw new Error(`the node on ${port} is no master`);
-    const child = node.process;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    await killChild(node.process);
     node.process = undefined;
     await eventually(
       async () => {
@@ -134,10 +131,7 @@ export class OwnedRedisCluster {
       this.nodes.map(async (node) => {
         const child = node.process;
         node.process = undefined;
-        if (!child || child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
-        await exited;
+        if (child) await killChild(child);
       }),
     );
     await rm(this.dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { eventually } from '../http';
 import { freePort } from '../net';
-import { cleanupAtExit, signal } from './processes';
+import { cleanupAtExit, killChild, signal } from './processes';
 
 /**
  * A redis-server of one test file's own, on a free port, persisting nothing: the file may restart
@@ -59,10 +59,7 @@ export class OwnedRedis {
     this.thaw();
     const child = this.process;
     this.process = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    if (child) await killChild(child);
   }
 
   /** SIGSTOP: connections stay open and nothing answers. */

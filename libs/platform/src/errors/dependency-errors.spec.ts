@@ -33,7 +33,15 @@ describe('dependencyOutage', () => {
     expect(sut(new QueryRunnerAlreadyReleasedError())?.dependency).toBe('postgres');
   });
 
-  it.each(['Connection is closed.', 'Command timed out'])('recognises ioredis saying "%s"', (message) => {
+  it.each([
+    'Connection is closed.',
+    'Command timed out',
+    "Cluster isn't ready and enableOfflineQueue options is false",
+    'None of startup nodes is available',
+    'Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN The cluster is down',
+    'CLUSTERDOWN Hash slot not served',
+    'TRYAGAIN Multiple keys request during rehashing of slot',
+  ])('recognises ioredis or a Redis Cluster saying "%s"', (message) => {
     expect(sut(new Error(message))).toEqual({ dependency: 'redis', reason: message });
   });
 
@@ -42,16 +50,6 @@ describe('dependencyOutage', () => {
       name: 'MaxRetriesPerRequestError',
     });
     expect(sut(error)?.dependency).toBe('redis');
-  });
-
-  it.each([
-    "Cluster isn't ready and enableOfflineQueue options is false",
-    'None of startup nodes is available',
-    'Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN The cluster is down',
-    'CLUSTERDOWN Hash slot not served',
-    'TRYAGAIN Multiple keys request during rehashing of slot',
-  ])('recognises a Redis Cluster saying "%s"', (message) => {
-    expect(sut(new Error(message))).toEqual({ dependency: 'redis', reason: message });
   });
 
   it('recognises ioredis finding no cluster node to refresh the slots from', () => {
