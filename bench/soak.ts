@@ -124,7 +124,9 @@ async function main(): Promise<void> {
         log(
           `t=${sample.at.toFixed(0)}s ` +
             RETAINED_TABLES.map(
-              (t) => `${t.split('.')[1]} ${sample.rows[t]} rows ${kib(sample.bytes[t])}`,
+              (t) =>
+                `${t.split('.')[1]} ${sample.rows[t]} rows ${kib(sample.bytes[t])} ` +
+                `(${sample.dead[t]} dead, ${sample.vacuums[t]} vacuums)`,
             ).join(' | '),
         );
         await sleep(settings.sampleSeconds * 1000);
@@ -172,13 +174,14 @@ async function main(): Promise<void> {
       out.push(`not judged: fewer than 4 samples after ${settledAfter} s; run longer (SOAK_MINUTES)`);
     } else {
       out.push(
-        '| table | rows, early max | rows, late max | size, early max | size, late max | bytes/row | size growth after the window | verdict |',
+        '| table | rows, early max | rows, late max | size, early max | size, late max | bytes/row | size growth after the window | vacuums, most dead rows | verdict |',
       );
-      out.push('|---|---|---|---|---|---|---|---|');
+      out.push('|---|---|---|---|---|---|---|---|---|');
       for (const f of verdict)
         out.push(
           `| ${f.table} | ${f.rowsEarlyMax} | ${f.rowsLateMax} | ${kib(f.bytesEarlyMax)} | ${kib(f.bytesLateMax)} | ${f.bytesPerRow.toFixed(0)} | ` +
             `${(f.bytesPerSecond / 1024).toFixed(1)} KiB/s = ${(f.bytesPerSecond / eventsPerSecond).toFixed(0)} B/event | ` +
+            `${f.vacuums}, ${f.deadMax} | ` +
             `${f.flatRows && f.flatBytes ? 'flat' : f.flatRows ? 'rows flat, size still growing' : 'GROWING'} |`,
         );
       out.push(
@@ -186,6 +189,11 @@ async function main(): Promise<void> {
         `expected steady rows per table ≈ events/s × (retention + interval) = ${(eventsPerSecond * settledAfter).toFixed(0)}`,
         `${verdict.every((f) => f.flatRows && f.flatBytes) ? 'FLAT' : 'NOT FLAT'}: ${verdict.length} tables, ${verdict[0].samples} samples after the first retention window`,
       );
+      if (verdict.some((f) => f.flatRows && !f.flatBytes && f.vacuums === 0))
+        out.push(
+          'rows stay bounded but no vacuum ran on a growing table: deleted rows free their space for reuse only once ' +
+            '(auto)vacuum has visited the table; run longer (SOAK_MINUTES) to see the size level off',
+        );
     }
     process.stdout.write(`${out.join('\n')}\n`);
     try {

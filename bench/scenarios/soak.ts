@@ -17,21 +17,29 @@ export interface TableSample {
   rows: Record<RetainedTable, number>;
   /** pg_total_relation_size: heap, indexes and TOAST. */
   bytes: Record<RetainedTable, number>;
+  /** Dead row versions not yet vacuumed: space the table cannot reuse yet. */
+  dead: Record<RetainedTable, number>;
+  /** (Auto)vacuum runs on the table so far. */
+  vacuums: Record<RetainedTable, number>;
 }
 
 /** Row count and total size of every retained table, now. */
 export async function sampleTables(world: BenchWorld, at: number): Promise<TableSample> {
-  const rows = {} as Record<RetainedTable, number>;
-  const bytes = {} as Record<RetainedTable, number>;
+  const sample: TableSample = { at, rows: {}, bytes: {}, dead: {}, vacuums: {} } as TableSample;
   for (const table of RETAINED_TABLES) {
-    const [r] = await world.query<{ n: string; size: string }>(
-      `SELECT count(*) AS n, pg_total_relation_size($1::regclass) AS size FROM ${table}`,
+    const [r] = await world.query<{ n: string; size: string; dead: string; vacuums: string }>(
+      `SELECT count(*) AS n, pg_total_relation_size($1::regclass) AS size,
+              (SELECT n_dead_tup FROM pg_stat_user_tables WHERE relid = $1::regclass) AS dead,
+              (SELECT vacuum_count + autovacuum_count FROM pg_stat_user_tables WHERE relid = $1::regclass) AS vacuums
+         FROM ${table}`,
       [table],
     );
-    rows[table] = Number(r.n);
-    bytes[table] = Number(r.size);
+    sample.rows[table] = Number(r.n);
+    sample.bytes[table] = Number(r.size);
+    sample.dead[table] = Number(r.dead);
+    sample.vacuums[table] = Number(r.vacuums);
   }
-  return { at, rows, bytes };
+  return sample;
 }
 
 export interface SteadyRun {
@@ -99,6 +107,10 @@ export interface Flatness {
   bytesPerRow: number;
   /** Least-squares growth of the total size after the first window, per second. */
   bytesPerSecond: number;
+  /** Vacuums of the table after the first window: until one runs, deleted rows' space is not reused. */
+  vacuums: number;
+  /** Most dead row versions seen after the first window. */
+  deadMax: number;
 }
 
 /**
@@ -131,6 +143,8 @@ export function judgeFlatness(
       flatBytes: max(late, bytes) <= max(early, bytes) * (1 + tolerance),
       bytesPerRow: withRows.reduce((sum, s) => sum + bytes(s) / rows(s), 0) / Math.max(1, withRows.length),
       bytesPerSecond: slope(settled.map((s) => [s.at, bytes(s)])),
+      vacuums: settled[settled.length - 1].vacuums[table] - settled[0].vacuums[table],
+      deadMax: max(settled, (s) => s.dead[table]),
     };
   });
 }
