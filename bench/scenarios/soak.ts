@@ -42,6 +42,17 @@ export async function sampleTables(world: BenchWorld, at: number): Promise<Table
   return sample;
 }
 
+/** Whether the server runs autovacuum (some test servers turn it off). */
+export async function autovacuumRuns(world: BenchWorld): Promise<boolean> {
+  const [{ autovacuum }] = await world.query<{ autovacuum: string }>(`SHOW autovacuum`);
+  return autovacuum === 'on';
+}
+
+/** A plain VACUUM of each retained table, as autovacuum would run it: no lock that blocks writes. */
+export async function vacuumRetainedTables(world: BenchWorld): Promise<void> {
+  for (const table of RETAINED_TABLES) await world.query(`VACUUM (ANALYZE) ${table}`);
+}
+
 export interface SteadyRun {
   sent: number;
   ok: number;

@@ -92,6 +92,11 @@ export interface SoakSettings extends BenchSettings {
   persons: number;
   /** Events of the measurement of database writes per event, before the soak. */
   writeSampleEvents: number;
+  /**
+   * Where the server's autovacuum is off, the soak vacuums the retained tables itself this often,
+   * as autovacuum would; 0 never does.
+   */
+  vacuumSeconds: number;
 }
 
 export function loadSoakSettings(): SoakSettings {
@@ -104,5 +109,6 @@ export function loadSoakSettings(): SoakSettings {
     sampleSeconds: numberFrom('SOAK_SAMPLE_SECONDS', 5),
     persons: intFrom('SOAK_PERSONS', 200),
     writeSampleEvents: intFrom('SOAK_WRITE_SAMPLE_EVENTS', 200),
+    vacuumSeconds: intFrom('SOAK_VACUUM_SECONDS', 30, 0),
   };
 }
