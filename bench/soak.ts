@@ -9,13 +9,12 @@
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { api } from './support/load';
 import { DIST_ROOT, sleep, waitFor } from './support/processes';
 import { TimingReceiver } from './support/receiver';
 import { assertLoopback, loadSoakSettings } from './support/settings';
 import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
-import { driveEvents, outboxDrained, provisionFincorePersons } from './scenarios/events';
+import { driveEvents, outboxDrained, provisionFincorePersons, subscribeWebhooks } from './scenarios/events';
 import {
   autovacuumRuns,
   judgeFlatness,
@@ -60,7 +59,6 @@ async function main(): Promise<void> {
       `database ${world.databaseName}; retention ${settings.retentionSeconds} s, swept every ${settings.retentionIntervalSeconds} s`,
     );
     const tenant = await world.createTenant();
-    const h = { 'x-auth-token': tenant.token };
     const [credentials, notifications] = await Promise.all([
       systems.startFincore('credentials-api', retention),
       systems.startFincore('notification-api', retention),
@@ -70,20 +68,7 @@ async function main(): Promise<void> {
     const writeIds = Array.from({ length: settings.writeSampleEvents }, (_, i) => `soak-writes-${i}`);
     log(`creating ${ids.length + writeIds.length} persons, one webhook endpoint`);
     await provisionFincorePersons(credentials.url, tenant, [...ids, ...writeIds]);
-    await api(
-      notifications.url,
-      'PUT',
-      '/api/v1/notification-config/enable',
-      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
-      h,
-    );
-    await api(
-      notifications.url,
-      'POST',
-      '/api/v1/webhook-endpoints',
-      { url: `${receiver.url}/soak`, notificationTypeCodes: ['PERSON_UPDATED'] },
-      h,
-    );
+    await subscribeWebhooks(notifications.url, tenant, `${receiver.url}/soak`);
     if (!(await outboxDrained(world, 30_000)))
       throw new Error('the set-up events were not handled within 30 s');
 

@@ -45,7 +45,7 @@ describe('two replicas of every app on one database and one Redis', () => {
       RATE_LIMIT_WINDOW_SECONDS: '600',
       TOKEN_CACHE_SECONDS: '600',
     });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await receiver.stop();
     await stack.close();
@@ -114,29 +114,22 @@ describe('two replicas of every app on one database and one Redis', () => {
     );
     await quoteOnBUntil(request, (r) => atmFee(r) === 7, 'the new tariff');
 
-    const accountList = await createPriceList(a.api, f.token, {
-      level: 'ACCOUNT',
-      accountId: world.accounts.current,
-      validFrom: '2026-06-01',
-      rules: standardTariffWithFlatAtmAbroadFee('9.00').rules,
-    });
-    await quoteOnBUntil(
-      request,
-      (r) => r.body.priceList.code === accountList.code && atmFee(r) === 9,
-      'the account list',
-    );
-
-    const cardList = await createPriceList(a.api, f.token, {
-      level: 'CARD',
-      cardId: world.cards.debit,
-      validFrom: '2026-06-01',
-      rules: standardTariffWithFlatAtmAbroadFee('11.00').rules,
-    });
-    await quoteOnBUntil(
-      request,
-      (r) => r.body.priceList.code === cardList.code && atmFee(r) === 11,
-      'the card list',
-    );
+    // More specific lists for the same June day: the account's, then the card's, take over on B.
+    for (const [owner, fee] of [
+      [{ level: 'ACCOUNT', accountId: world.accounts.current }, 9],
+      [{ level: 'CARD', cardId: world.cards.debit }, 11],
+    ] as const) {
+      const list = await createPriceList(a.api, f.token, {
+        ...owner,
+        validFrom: '2026-06-01',
+        rules: standardTariffWithFlatAtmAbroadFee(fee.toFixed(2)).rules,
+      });
+      await quoteOnBUntil(
+        request,
+        (r) => r.body.priceList.code === list.code && atmFee(r) === fee,
+        `the ${owner.level.toLowerCase()} list`,
+      );
+    }
 
     // An account and a card opened via A are known to B's very next quote: they are read, not cached.
     const account = await createAccount(a.api, f.token, { type: 'CURRENT' });

@@ -20,24 +20,24 @@ export interface ReplicaSet {
 type AppName = 'credentials-api' | 'card-api' | 'notification-api' | 'notifier';
 
 /**
- * Spawns two processes of each app from the build (`npm run build` first), all at once, with the
- * settings given on top of the stack's.
+ * Spawns two processes of each app from the build (`npm run build` first), with the settings
+ * given on top of the stack's. One after the other: started all at once on a busy machine, each
+ * would compete with seven others for the CPU and could miss its time to get ready.
  */
 export async function spawnReplicaSet(
   stack: TestStack,
   settings: Record<string, string> = {},
 ): Promise<ReplicaSet> {
-  const pair = async (name: AppName): Promise<[Replica, Replica]> => {
-    const [a, b] = await Promise.all(['A', 'B'].map((id) => spawnReplica(stack, name, id, settings)));
-    return [a, b];
+  const pair = async (name: AppName): Promise<[Replica, Replica]> => [
+    await spawnReplica(stack, name, 'A', settings),
+    await spawnReplica(stack, name, 'B', settings),
+  ];
+  return {
+    credentials: await pair('credentials-api'),
+    card: await pair('card-api'),
+    notification: await pair('notification-api'),
+    notifier: await pair('notifier'),
   };
-  const [credentials, card, notification, notifier] = await Promise.all([
-    pair('credentials-api'),
-    pair('card-api'),
-    pair('notification-api'),
-    pair('notifier'),
-  ]);
-  return { credentials, card, notification, notifier };
 }
 
 async function spawnReplica(
