@@ -139,6 +139,13 @@ async function main(): Promise<void> {
     });
     sampling = false;
     await Promise.all([sampler, vacuumer]);
+    // Every acknowledged change should have its webhook: wait for the backlog, then count.
+    const acknowledged = run.ok + traffic.ok;
+    const drained = await waitFor(
+      () => receiver.received >= acknowledged || undefined,
+      60_000,
+      'the last webhooks',
+    ).catch(() => false);
 
     // The first sweep that can delete the first events of the soak comes one window plus one interval in.
     const settledAfter = settings.retentionSeconds + settings.retentionIntervalSeconds;
@@ -148,7 +155,8 @@ async function main(): Promise<void> {
     out.push(`fincore soak — ${new Date().toISOString()}`);
     out.push(
       `traffic: ${traffic.ok}/${traffic.sent} person changes answered 200 in ${traffic.seconds.toFixed(0)} s ` +
-        `(${eventsPerSecond.toFixed(1)} events/s; ${JSON.stringify(traffic.statusCodes)}), ${receiver.received} webhooks received, one endpoint`,
+        `(${eventsPerSecond.toFixed(1)} events/s; ${JSON.stringify(traffic.statusCodes)}), ${receiver.received} webhooks received for ${acknowledged} acknowledged changes` +
+        `${drained ? '' : ' (still missing after 60 s)'}, one endpoint`,
     );
     out.push(
       `retention: OUTBOX_RETENTION_DAYS = DELIVERY_RETENTION_DAYS = ${retention.OUTBOX_RETENTION_DAYS} (${settings.retentionSeconds} s), ` +

@@ -6,6 +6,8 @@ import type { SpawnedApp, TestStack } from '../stack';
 /** An app run as a process of its own, with a client for its HTTP API. */
 export interface Replica extends SpawnedApp {
   api: ApiClient;
+  app: AppName;
+  /** The app and which of its replicas, e.g. `card-api B`, for messages. */
   name: string;
 }
 
@@ -17,7 +19,7 @@ export interface ReplicaSet {
   notifier: [Replica, Replica];
 }
 
-type AppName = 'credentials-api' | 'card-api' | 'notification-api' | 'notifier';
+export type AppName = 'credentials-api' | 'card-api' | 'notification-api' | 'notifier';
 
 /**
  * Spawns two processes of each app from the build (`npm run build` first), with the settings
@@ -47,7 +49,7 @@ async function spawnReplica(
   settings: Record<string, string>,
 ): Promise<Replica> {
   const spawned = await stack.spawnApp(app, settings);
-  return { ...spawned, api: new ApiClient(spawned.url), name: `${app} ${id}` };
+  return { ...spawned, api: new ApiClient(spawned.url), app, name: `${app} ${id}` };
 }
 
 /** Revokes a token with the operator CLI from the build, as an operator would; its exit code and output. */
