@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BenchProcess, DIST_ROOT, sleep } from './support/processes';
-import { loadNotes, runLoad, api } from './support/load';
+import { loadNotes, runLoad } from './support/load';
 import { TimingReceiver } from './support/receiver';
 import { Metric, renderTable } from './support/report';
 import { assertLoopback, BenchSettings, loadBenchSettings } from './support/settings';
@@ -29,6 +29,7 @@ import {
   personIds,
   provisionBaselinePersons,
   provisionFincorePersons,
+  subscribeWebhooks,
 } from './scenarios/events';
 
 interface Context {
@@ -60,7 +61,6 @@ function machine(): Record<string, string> {
 
 async function eventsScenario(ctx: Context): Promise<Metric[]> {
   const { settings, systems, world, tenant } = ctx;
-  const h = { 'x-auth-token': tenant.token };
   const scenario = 'events';
   const ids = personIds(settings.events);
   const warm = Array.from(
@@ -93,20 +93,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
     ]);
     log(`events: creating ${ids.length + warm.length} persons through the credentials API`);
     await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
-    await api(
-      notifications.url,
-      'PUT',
-      '/api/v1/notification-config/enable',
-      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
-      h,
-    );
-    await api(
-      notifications.url,
-      'POST',
-      '/api/v1/webhook-endpoints',
-      { url: `${receiver.url}/fincore`, notificationTypeCodes: ['PERSON_UPDATED'] },
-      h,
-    );
+    await subscribeWebhooks(notifications.url, tenant, `${receiver.url}/fincore`);
     if (!(await outboxDrained(world, 30_000)))
       throw new Error('the notifier did not handle the set-up events within 30 s');
     log(`events: fincore warm-up (${warm.length} changes), then ${ids.length} person changes -> webhooks`);

@@ -1,6 +1,11 @@
-import { STANDARD_PRICE_LIST_RULES } from '../apps/card-api/src/pricing/domain/standard-catalog';
 import { changeCardStatus } from './support/builders/cards';
-import { atmAbroad, FeeWorld, QuoteFees, startCardApiWithFeeWorld } from './support/builders/fee-world';
+import {
+  atmAbroad,
+  FeeWorld,
+  QuoteFees,
+  standardTariffWithFlatAtmAbroadFee,
+  startCardApiWithFeeWorld,
+} from './support/builders/fee-world';
 import { ApiResponse, expectStatus } from './support/http';
 import { RunningApp, TestStack } from './support/stack';
 
@@ -28,18 +33,7 @@ describe('fee quotation (POST /api/v1/transactions/calculate-fees): while cards 
     const request = atmAbroad(world);
     const old = expectStatus(await quote(request), 200, 'quote before the update');
     // Cash abroad: a flat 7.00 EUR instead of 2 %, at least 5.00 (5.00 for 100 EUR).
-    const rules = STANDARD_PRICE_LIST_RULES.map((r) =>
-      r.feeTypeCode === 'ATM_WITHDRAWAL_FEE' && r.labelsAll?.includes('INTERNATIONAL')
-        ? { ...r, calculation: { kind: 'FIXED', amount: '7.00' } }
-        : r,
-    );
-    const body = {
-      code: 'STANDARD-2026',
-      name: 'Standard tariff 2026',
-      level: 'TENANT',
-      validFrom: '2026-01-01',
-      rules,
-    };
+    const body = standardTariffWithFlatAtmAbroadFee('7.00');
 
     const before: ApiResponse[] = [];
     let updated = false;

@@ -1,5 +1,6 @@
 import { OutboxEventEntity } from '@fincore/events';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
+import { succeededAttempts } from './support/builders/replicas';
 import { webhookTenant } from './support/builders/webhooks';
 import { countRows } from './support/db';
 import { eventually } from './support/http';
@@ -37,13 +38,6 @@ describe('notifier replicas and graceful shutdown', () => {
 
   const distinctIds = (path: string) =>
     new Set(receiver.received.filter((w) => w.path === path).map((w) => String(w.headers['webhook-id'])));
-
-  /** Successful attempts one process made, from its own Prometheus counter. */
-  const succeededAttempts = async (url: string) => {
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    const match = /^webhook_delivery_attempts_total\{outcome="succeeded"\} (\d+)$/m.exec(metrics);
-    return match ? Number(match[1]) : 0;
-  };
 
   it('two notifier processes share the work and deliver every event, none lost, all signed', async () => {
     const f = await webhookTenant(stack, api.api, receiver.url);

@@ -142,3 +142,26 @@ export async function outboxDrained(world: BenchWorld, timeoutMs: number): Promi
   }
   return false;
 }
+
+/** Turns PERSON_UPDATED webhooks on for the tenant and registers one endpoint at `url`. */
+export async function subscribeWebhooks(
+  notificationApi: string,
+  tenant: BenchTenant,
+  url: string,
+): Promise<void> {
+  const h = { 'x-auth-token': tenant.token };
+  await api(
+    notificationApi,
+    'PUT',
+    '/api/v1/notification-config/enable',
+    { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+    h,
+  );
+  await api(
+    notificationApi,
+    'POST',
+    '/api/v1/webhook-endpoints',
+    { url, notificationTypeCodes: ['PERSON_UPDATED'] },
+    h,
+  );
+}

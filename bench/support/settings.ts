@@ -8,6 +8,14 @@ function intFrom(name: string, fallback: number, min = 1): number {
   return value;
 }
 
+function numberFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number > 0, got "${raw}"`);
+  return value;
+}
+
 export interface BenchSettings {
   /** Seconds of measured load per HTTP scenario and system. */
   seconds: number;
@@ -66,4 +74,41 @@ export function assertLoopback(url: string, what: string): void {
       `${what} must point at 127.0.0.1 (the benchmark loads only the local machine), got ${host}`,
     );
   }
+}
+
+/** Settings of `npm run soak`, on top of the benchmark's (database, Redis, log level, keep). */
+export interface SoakSettings extends BenchSettings {
+  /** Minutes of steady traffic. */
+  minutes: number;
+  /** Person changes (each one PERSON_UPDATED event) per second. */
+  eventsPerSecond: number;
+  /** OUTBOX_RETENTION_DAYS and DELIVERY_RETENTION_DAYS of the run, in seconds. */
+  retentionSeconds: number;
+  /** RETENTION_INTERVAL_MS of the run, in seconds. */
+  retentionIntervalSeconds: number;
+  /** Seconds between two samples of the table sizes. */
+  sampleSeconds: number;
+  /** Persons the changes rotate over. */
+  persons: number;
+  /** Events of the measurement of database writes per event, before the soak. */
+  writeSampleEvents: number;
+  /**
+   * Where the server's autovacuum is off, the soak vacuums the retained tables itself this often,
+   * as autovacuum would; 0 never does.
+   */
+  vacuumSeconds: number;
+}
+
+export function loadSoakSettings(): SoakSettings {
+  return {
+    ...loadBenchSettings(),
+    minutes: numberFrom('SOAK_MINUTES', 2),
+    eventsPerSecond: numberFrom('SOAK_EVENTS_PER_SECOND', 20),
+    retentionSeconds: numberFrom('SOAK_RETENTION_SECONDS', 30),
+    retentionIntervalSeconds: numberFrom('SOAK_RETENTION_INTERVAL_SECONDS', 5),
+    sampleSeconds: numberFrom('SOAK_SAMPLE_SECONDS', 5),
+    persons: intFrom('SOAK_PERSONS', 200),
+    writeSampleEvents: intFrom('SOAK_WRITE_SAMPLE_EVENTS', 200),
+    vacuumSeconds: intFrom('SOAK_VACUUM_SECONDS', 30, 0),
+  };
 }

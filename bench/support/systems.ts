@@ -46,12 +46,13 @@ export class Systems {
     };
   }
 
-  async startFincore(app: FincoreApp): Promise<BenchProcess> {
+  /** Starts an app with the benchmark's settings, and `overrides` on top (e.g. short retention). */
+  async startFincore(app: FincoreApp, overrides: Record<string, string> = {}): Promise<BenchProcess> {
     const port = await freePort();
     const proc = await BenchProcess.start(
       app,
       `apps/${app}/src/main.js`,
-      { ...this.fincoreEnv, [PORT_VARIABLE[app]]: String(port) },
+      { ...this.fincoreEnv, ...overrides, [PORT_VARIABLE[app]]: String(port) },
       port,
       '/health/ready',
     );

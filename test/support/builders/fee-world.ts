@@ -67,6 +67,25 @@ export const atmAbroad = (world: FeeWorld) => ({
   cardId: world.cards.debit,
 });
 
+/**
+ * The standard tariff's PUT body with cash abroad at a flat fee (e.g. '7.00' EUR) instead of 2 %,
+ * at least 5.00: a price change a quote of `atmAbroad` shows.
+ */
+export function standardTariffWithFlatAtmAbroadFee(amount: string) {
+  const rules = STANDARD_PRICE_LIST_RULES.map((r) =>
+    r.feeTypeCode === 'ATM_WITHDRAWAL_FEE' && r.labelsAll?.includes('INTERNATIONAL')
+      ? { ...r, calculation: { kind: 'FIXED', amount } }
+      : r,
+  );
+  return {
+    code: 'STANDARD-2026',
+    name: 'Standard tariff 2026',
+    level: 'TENANT',
+    validFrom: '2026-01-01',
+    rules,
+  };
+}
+
 /** POST /api/v1/transactions/calculate-fees (a string body as is); the answer, for the test to judge. */
 export type QuoteFees = (
   body: Record<string, unknown> | string,

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { OutboxRepository } from '@fincore/events';
 import type { WebhookDeliveryRepository } from '@fincore/notifications';
-import type { AppConfig } from '@fincore/platform';
+import { loadConfig, type AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { RETENTION_BATCH, RetentionJanitor } from './retention-janitor';
@@ -48,6 +48,29 @@ describe('RetentionJanitor', () => {
         new Date(NOW.getTime() - 7 * DAY_MS),
         RETENTION_BATCH,
       );
+    });
+
+    it('takes retention in fractions of a day, so a soak run sees it apply within minutes', async () => {
+      const config = loadConfig({ OUTBOX_RETENTION_DAYS: '0.001', DELIVERY_RETENTION_DAYS: '0.0005' });
+      sut = new RetentionJanitor(outbox, deliveries, metrics, config);
+      deliveries.deleteFinishedBefore.mockResolvedValueOnce({ deliveries: 0, attempts: 0 });
+      outbox.deleteProcessedBefore.mockResolvedValueOnce(0);
+
+      await sut.deleteExpired(NOW);
+
+      expect(deliveries.deleteFinishedBefore).toHaveBeenCalledWith(
+        new Date(NOW.getTime() - 43_200),
+        RETENTION_BATCH,
+      );
+      expect(outbox.deleteProcessedBefore).toHaveBeenCalledWith(
+        new Date(NOW.getTime() - 86_400),
+        RETENTION_BATCH,
+      );
+    });
+
+    it('refuses a retention of zero or less days', () => {
+      for (const days of ['0', '-1'])
+        expect(() => loadConfig({ OUTBOX_RETENTION_DAYS: days })).toThrow(/OUTBOX_RETENTION_DAYS/);
     });
 
     it('counts the deleted rows per table', async () => {

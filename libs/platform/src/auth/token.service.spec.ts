@@ -99,6 +99,20 @@ describe('TokenService', () => {
     });
   });
 
+  describe('revocation during a lookup', () => {
+    it('does not cache a principal read before a revocation that was heard while reading', async () => {
+      let answer!: (token: ActiveToken) => void;
+      tokens.findActiveByHash.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+      const lookup = sut.authenticate(token);
+      sut.forget('tok-1');
+      answer(active);
+      await lookup;
+      tokens.findActiveByHash.mockResolvedValue(undefined);
+      expect(await sut.authenticate(token)).toBeUndefined();
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
+    });
+  });
+
   describe('onModuleInit', () => {
     it('forgets a token as soon as its revocation is published', async () => {
       await sut.onModuleInit();
@@ -109,6 +123,15 @@ describe('TokenService', () => {
         tokenId: string,
       ) => void;
       onMessage('{fincore}:token-revoked', 'tok-1');
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
+    });
+
+    it('forgets every cached token when the subscriber (re)connects, as revocations may have been missed', async () => {
+      await sut.onModuleInit();
+      await sut.authenticate(token);
+      const onReady = subscriber.on.mock.calls.find(([event]) => event === 'ready')![1] as () => void;
+      onReady();
       await sut.authenticate(token);
       expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
     });

@@ -23,6 +23,11 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(TokenService.name);
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
+  /**
+   * Bumped by every revocation heard: a lookup that read the token before its revocation committed
+   * may answer once, but is not cached past the message that would have cleared it.
+   */
+  private revocations = 0;
   private subscriber?: RedisClient;
 
   constructor(
@@ -34,6 +39,8 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('message', (_channel, tokenId: string) => this.forget(tokenId));
+    // After a reconnect revocations may have been missed: start cold rather than stale.
+    this.subscriber.on('ready', () => this.forgetAll());
     this.subscriber.on('error', (e) => this.logger.warn(`Token revocation subscriber: ${e.message}`));
     await this.subscriber.subscribe(tokenRevokedChannel(this.config)).catch((e: Error) => {
       this.logger.warn(`Cannot subscribe to token revocations: ${e.message}`);
@@ -45,7 +52,13 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
   }
 
   forget(tokenId: string): void {
+    this.revocations += 1;
     for (const [hash, entry] of this.cache) if (entry.principal.tokenId === tokenId) this.cache.delete(hash);
+  }
+
+  private forgetAll(): void {
+    this.revocations += 1;
+    this.cache.clear();
   }
 
   async authenticate(token: string): Promise<Principal | undefined> {
@@ -57,6 +70,7 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
       this.touch(cached.principal.tokenId, now);
       return cached.principal;
     }
+    const revocationsBefore = this.revocations;
     const found = await this.tokens.findActiveByHash(hash);
     if (!found) {
       this.cache.delete(hash);
@@ -68,7 +82,7 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
       tenantCode: found.tenantCode,
       scopes: Object.freeze([...found.scopes]),
     };
-    if (this.config.TOKEN_CACHE_SECONDS > 0) {
+    if (this.config.TOKEN_CACHE_SECONDS > 0 && this.revocations === revocationsBefore) {
       this.cache.set(hash, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
     }
     this.touch(found.id, now);

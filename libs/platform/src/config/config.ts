@@ -109,10 +109,13 @@ export const configSchema = z.object({
   OUTBOX_RECONCILE_GRACE_SECONDS: z.coerce.number().min(0).default(30),
   /** Attempts of a domain-events job (exponential backoff from 1 s) before it lands in the failed set. */
   DOMAIN_EVENT_ATTEMPTS: positiveInt(12),
-  /** Processed outbox events older than this are deleted, once no delivery refers to them. */
-  OUTBOX_RETENTION_DAYS: positiveInt(7),
-  /** Finished (succeeded or failed) deliveries older than this are deleted with their attempts. */
-  DELIVERY_RETENTION_DAYS: positiveInt(30),
+  /**
+   * Processed outbox events older than this are deleted, once no delivery refers to them. Days;
+   * fractions allowed (0.5 = 12 hours), so soak runs and tests can see retention apply.
+   */
+  OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  /** Finished (succeeded or failed) deliveries older than this are deleted with their attempts. Days, fractions allowed. */
+  DELIVERY_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** How often the notifier deletes what is past retention. */
   RETENTION_INTERVAL_MS: positiveInt(600_000),
   /** Redis keeps a completed job this long, or until the count cap pushes it out, whichever comes first. */
