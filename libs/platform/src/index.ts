@@ -24,6 +24,7 @@ export * from './idempotency/idempotency-key';
 export * from './idempotency/idempotency-key.repository';
 export * from './idempotency/without-idempotency-key.decorator';
 export * from './redis/redis.module';
+export * from './redis/redis-script';
 export * from './metrics/metrics';
 export * from './scheduling/periodic-task';
 export * from './platform.module';
