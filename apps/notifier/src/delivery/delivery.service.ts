@@ -95,6 +95,8 @@ export class DeliveryService {
       timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
       policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
     });
+    // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
+    await this.pauseEndpointIfAsked(delivery, sent, now);
     return this.record(delivery, now, sent);
   }
 
@@ -128,7 +130,6 @@ export class DeliveryService {
             this.recordFailure(manager, delivery, startedAt, sent, now),
           );
     this.observe(decision, sent, delivery);
-    await this.pauseEndpointIfAsked(delivery, sent, now);
     return nextAt ? { kind: 'run_at', at: nextAt } : DONE;
   }
 
