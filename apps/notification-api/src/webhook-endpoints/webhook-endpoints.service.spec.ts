@@ -1,6 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
-import { WebhookDeliveryRepository, WebhookEndpointRepository } from '@fincore/notifications';
+import {
+  EndpointPacingState,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
 import type { AppConfig, Principal } from '@fincore/platform';
 import { SecretBox } from '@fincore/webhooks';
 import { aWebhookEndpoint } from '../../../../test/support/builders/notifications';
@@ -23,10 +27,11 @@ describe('WebhookEndpointsService', () => {
   let manager: EntityManager;
   let secrets: jest.Mocked<SecretBox>;
   let deliveryQueue: jest.Mocked<DeliveryQueue>;
+  let pacing: jest.Mocked<EndpointPacingState>;
   let sut: WebhookEndpointsService;
 
   const build = (settings: AppConfig = config) =>
-    new WebhookEndpointsService(endpoints, deliveries, unitOfWork, settings, secrets, deliveryQueue);
+    new WebhookEndpointsService(endpoints, deliveries, unitOfWork, settings, secrets, deliveryQueue, pacing);
 
   beforeEach(() => {
     endpoints = newDouble<WebhookEndpointRepository>();
@@ -36,6 +41,8 @@ describe('WebhookEndpointsService', () => {
     secrets = newDouble<SecretBox>();
     secrets.seal.mockImplementation((secret) => `sealed:${secret}`);
     deliveryQueue = newDouble<DeliveryQueue>();
+    pacing = newDouble<EndpointPacingState>();
+    pacing.reset.mockResolvedValue();
     sut = build();
   });
 
@@ -200,7 +207,7 @@ describe('WebhookEndpointsService', () => {
   });
 
   describe('enable', () => {
-    it('enables a disabled endpoint and forgets its failure streak', async () => {
+    it('enables a disabled endpoint and forgets its failure streak and any Retry-After pause', async () => {
       const endpoint = aWebhookEndpoint({
         status: 'DISABLED',
         disabledReason: 'x',
@@ -219,6 +226,14 @@ describe('WebhookEndpointsService', () => {
           failingSince: null,
         }),
       );
+      expect(pacing.reset).toHaveBeenCalledWith(endpoint.id);
+    });
+
+    it('still enables when the pause cannot be lifted', async () => {
+      endpoints.lockOfTenant.mockResolvedValue(aWebhookEndpoint({ status: 'DISABLED' }));
+      pacing.reset.mockRejectedValue(new Error('Redis away'));
+
+      expect(await sut.enable(principal, 'id')).toMatchObject({ status: 'ACTIVE' });
     });
 
     it('leaves an active endpoint as it is', async () => {
@@ -226,6 +241,7 @@ describe('WebhookEndpointsService', () => {
 
       await sut.enable(principal, 'id');
       expect(endpoints.save).not.toHaveBeenCalled();
+      expect(pacing.reset).not.toHaveBeenCalled();
     });
   });
 

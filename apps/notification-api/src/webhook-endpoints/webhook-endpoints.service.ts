@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '@fincore/events';
 import {
+  EndpointPacingState,
   EndpointStatus,
   WebhookDeliveryRepository,
   WebhookEndpointEntity,
@@ -39,6 +40,8 @@ import type {
 
 @Injectable()
 export class WebhookEndpointsService {
+  private readonly logger = new Logger(WebhookEndpointsService.name);
+
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
@@ -46,6 +49,7 @@ export class WebhookEndpointsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
     private readonly deliveryQueue: DeliveryQueue,
+    private readonly pacing: EndpointPacingState,
   ) {}
 
   async create(principal: Principal, request: CreateWebhookEndpointRequest) {
@@ -163,11 +167,14 @@ export class WebhookEndpointsService {
     });
   }
 
-  /** Re-enabling also forgets the failure streak, so the automatic disabling starts counting afresh. */
+  /**
+   * Re-enabling also forgets the failure streak, so the automatic disabling starts counting afresh,
+   * and any Retry-After pause the receiver asked for: the tenant says it is ready again.
+   */
   async enable(principal: Principal, endpointId: string) {
-    return this.unitOfWork.run(async ({ manager }) => {
+    const { endpoint, enabled } = await this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
-      if (endpoint.status === EndpointStatus.Active) return mapWebhookEndpoint(endpoint);
+      if (endpoint.status === EndpointStatus.Active) return { endpoint, enabled: false };
       Object.assign(endpoint, {
         status: EndpointStatus.Active,
         disabledReason: null,
@@ -176,8 +183,15 @@ export class WebhookEndpointsService {
         updatedAt: new Date(),
       });
       await this.endpoints.save(manager, endpoint);
-      return mapWebhookEndpoint(endpoint);
+      return { endpoint, enabled: true };
     });
+    if (enabled) {
+      await this.pacing.reset(endpoint.id).catch((error: Error) => {
+        // The pause then runs out by itself: it is bounded by the receiver's Retry-After.
+        this.logger.warn(`Could not lift the pause of endpoint ${endpoint.id}: ${error.message}`);
+      });
+    }
+    return mapWebhookEndpoint(endpoint);
   }
 
   /**

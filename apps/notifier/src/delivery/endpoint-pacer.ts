@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { APP_CONFIG, AppConfig, REDIS, redisKey, redisScript } from '@fincore/platform';
+import { EndpointPacingState } from '@fincore/notifications';
+import { REDIS, redisScript } from '@fincore/platform';
 import { PaceDecision, paceDecision, slotIntervalMs } from './domain/endpoint-pacing';
 
 /**
@@ -58,7 +59,7 @@ export class EndpointPacer {
 
   constructor(
     @Inject(REDIS) redis: Redis,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly state: EndpointPacingState,
   ) {
     this.paceScript = redisScript(redis, 'fincoreEndpointPace', 4, PACE);
     this.pauseScript = redisScript(redis, 'fincoreEndpointPause', 1, PAUSE);
@@ -67,10 +68,10 @@ export class EndpointPacer {
   /** Send now, or wait for the slot this delivery now holds. */
   async pace(endpoint: { id: string; rateLimit: number | null }, deliveryId: string): Promise<PaceDecision> {
     const [slot, redisNow] = await this.paceScript(
-      this.key(endpoint.id, 'next'),
-      this.key(endpoint.id, 'last'),
-      this.key(endpoint.id, 'paused'),
-      this.key(endpoint.id, 'reserved', deliveryId),
+      this.state.key(endpoint.id, 'next'),
+      this.state.key(endpoint.id, 'last'),
+      this.state.key(endpoint.id, 'paused'),
+      this.state.key(endpoint.id, 'reserved', deliveryId),
       slotIntervalMs(endpoint.rateLimit),
       RESERVATION_KEPT_MS,
     );
@@ -79,10 +80,6 @@ export class EndpointPacer {
 
   /** Holds every delivery to the endpoint back for `pauseMs`; deliveries to other endpoints go on. */
   async pause(endpointId: string, pauseMs: number): Promise<void> {
-    await this.pauseScript(this.key(endpointId, 'paused'), Math.ceil(pauseMs));
-  }
-
-  private key(endpointId: string, ...parts: string[]): string {
-    return redisKey(this.config, 'endpoint-pace', endpointId, ...parts);
+    await this.pauseScript(this.state.key(endpointId, 'paused'), Math.ceil(pauseMs));
   }
 }
