@@ -4,6 +4,7 @@ import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/no
 import { secretBoxProvider } from '@fincore/webhooks';
 import { DeliveryReconciler } from './delivery/delivery-reconciler';
 import { DeliveryService } from './delivery/delivery.service';
+import { EndpointPacer } from './delivery/endpoint-pacer';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookSender } from './delivery/webhook-sender';
 import { DomainEventProcessor } from './fan-out/domain-event.processor';
@@ -20,6 +21,7 @@ import { RetentionJanitor } from './retention/retention-janitor';
     FanOutService,
     DomainEventProcessor,
     DeliveryService,
+    EndpointPacer,
     WebhookSender,
     WebhookDeliveryProcessor,
     DeliveryReconciler,

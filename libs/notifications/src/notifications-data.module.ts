@@ -5,6 +5,7 @@ import { NotificationConfigRepository } from './notification-configs/notificatio
 import { WebhookDeliveryAttemptEntity } from './webhook-deliveries/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-deliveries/webhook-delivery.entity';
 import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery.repository';
+import { EndpointPacingState } from './webhook-endpoints/endpoint-pacing-state';
 import { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint.repository';
 
@@ -16,9 +17,14 @@ export const NOTIFICATION_ENTITIES = [
   WebhookDeliveryAttemptEntity,
 ];
 
-const repositories = [NotificationConfigRepository, WebhookEndpointRepository, WebhookDeliveryRepository];
+const repositories = [
+  NotificationConfigRepository,
+  WebhookEndpointRepository,
+  WebhookDeliveryRepository,
+  EndpointPacingState,
+];
 
-/** The notification context's data access, for every app that reads or writes its tables. */
+/** The notification context's data access, for every app that reads or writes its tables or pacing state. */
 @Module({
   imports: [TypeOrmModule.forFeature(NOTIFICATION_ENTITIES)],
   providers: repositories,

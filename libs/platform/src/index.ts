@@ -26,6 +26,7 @@ export * from './idempotency/without-idempotency-key.decorator';
 export * from './redis/redis.module';
 export * from './redis/redis-connection';
 export * from './redis/cluster-nodes';
+export * from './redis/redis-script';
 export * from './metrics/metrics';
 export * from './scheduling/periodic-task';
 export * from './platform.module';

@@ -1,5 +1,13 @@
+import { createPublicKey, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { generateSecret, signWebhook, verifyWebhook, WebhookVerificationError } from './signing';
+import {
+  computeAsymmetricSignature,
+  generateSecret,
+  generateSigningKeyPair,
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+} from './signing';
 import { SecretBox } from './secret-box';
 
 describe('Standard Webhooks signing', () => {
@@ -75,5 +83,76 @@ describe('SecretBox', () => {
 
   it('rejects keys that are not 32 bytes', () => {
     expect(() => new SecretBox('short')).toThrow(/32 bytes/);
+  });
+});
+
+describe('ed25519 (v1a) signing', () => {
+  const body = JSON.stringify({ id: 'evt_1', type: 'PERSON_UPDATED', data: { personId: 'p-1' } });
+
+  /** A subscriber's check with node:crypto alone, from the published whpk_ key. */
+  const verifiesWith = (publicKey: string, headers: Record<string, string>, signed = body) => {
+    const key = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice(5), 'base64').toString('base64url') },
+      format: 'jwk',
+    });
+    const content = Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${signed}`);
+    return headers['webhook-signature']
+      .split(' ')
+      .filter((s) => s.startsWith('v1a,'))
+      .some((s) => verify(null, content, key, Buffer.from(s.slice(4), 'base64')));
+  };
+
+  it('generates a whsk_/whpk_ pair of raw key bytes', () => {
+    const sut = generateSigningKeyPair();
+    expect(sut.signingKey).toMatch(/^whsk_/);
+    expect(sut.publicKey).toMatch(/^whpk_/);
+    expect(Buffer.from(sut.signingKey.slice(5), 'base64')).toHaveLength(64);
+    expect(Buffer.from(sut.publicKey.slice(5), 'base64')).toHaveLength(32);
+    // The NaCl form ends with the public key.
+    expect(Buffer.from(sut.signingKey.slice(5), 'base64').subarray(32)).toEqual(
+      Buffer.from(sut.publicKey.slice(5), 'base64'),
+    );
+  });
+
+  it('signs v1a that node:crypto verifies with the public key, and nothing else verifies', () => {
+    const pair = generateSigningKeyPair();
+    const headers = {
+      ...signWebhook({ webhookId: 'msg_7', body, secrets: [], signingKeys: [pair.signingKey] }),
+    };
+    expect(headers['webhook-signature']).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
+    expect(verifiesWith(pair.publicKey, headers)).toBe(true);
+    expect(verifiesWith(pair.publicKey, headers, body.replace('p-1', 'p-2'))).toBe(false);
+    expect(verifiesWith(generateSigningKeyPair().publicKey, headers)).toBe(false);
+  });
+
+  it('sends v1 and v1a side by side while both schemes are on, each verifiable on its own', () => {
+    const secret = generateSecret();
+    const pair = generateSigningKeyPair();
+    const headers = {
+      ...signWebhook({ webhookId: 'msg_8', body, secrets: [secret], signingKeys: [pair.signingKey] }),
+    };
+    expect(headers['webhook-signature'].split(' ').map((s) => s.split(',')[0])).toEqual(['v1', 'v1a']);
+    expect(() => new Webhook(secret).verify(body, headers)).not.toThrow();
+    expect(verifiesWith(pair.publicKey, headers)).toBe(true);
+  });
+
+  it('signs with the previous key pair too during a rotation', () => {
+    const current = generateSigningKeyPair();
+    const previous = generateSigningKeyPair();
+    const headers = {
+      ...signWebhook({
+        webhookId: 'msg_9',
+        body,
+        secrets: [],
+        signingKeys: [current.signingKey, previous.signingKey],
+      }),
+    };
+    expect(verifiesWith(current.publicKey, headers)).toBe(true);
+    expect(verifiesWith(previous.publicKey, headers)).toBe(true);
+  });
+
+  it('refuses to sign with no key at all, or with a malformed signing key', () => {
+    expect(() => signWebhook({ webhookId: 'msg_10', body, secrets: [] })).toThrow(/key/);
+    expect(() => computeAsymmetricSignature('whsk_AAAA', 'msg_11', 1, body)).toThrow(/64 bytes/);
   });
 });

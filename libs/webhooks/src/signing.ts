@@ -1,11 +1,30 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createHmac,
+  createPrivateKey,
+  generateKeyPairSync,
+  KeyObject,
+  randomBytes,
+  sign,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /**
- * Standard Webhooks (https://www.standardwebhooks.com) signatures: HMAC-SHA256 over
- * `${webhookId}.${timestamp}.${body}` with the secret's bytes, sent as `v1,<base64>`. Several
- * signatures may be sent space-separated (secret rotation); a receiver accepts any that verifies.
+ * Standard Webhooks (https://www.standardwebhooks.com) signatures over
+ * `${webhookId}.${timestamp}.${body}`: `v1,<base64>` is HMAC-SHA256 with the secret's bytes,
+ * `v1a,<base64>` is ed25519 with the endpoint's private key. Several signatures may be sent
+ * space-separated (rotation, or both schemes); a receiver accepts any that verifies.
  */
 export const SECRET_PREFIX = 'whsec_';
+/** ed25519 private key: base64 of the 64-byte NaCl/libsodium form (32-byte seed, then the public key). */
+export const SIGNING_KEY_PREFIX = 'whsk_';
+/** ed25519 public key: base64 of its 32 raw bytes (RFC 8032). */
+export const PUBLIC_KEY_PREFIX = 'whpk_';
+
+export const SIGNATURE_SCHEMES = ['v1', 'v1a'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** PKCS#8 DER of an ed25519 private key is this prefix and the 32-byte seed. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 export interface WebhookHeaders {
@@ -25,6 +44,49 @@ function secretKey(secret: string): Buffer {
   return key;
 }
 
+export interface SigningKeyPair {
+  /** whsk_…: keep sealed. */
+  signingKey: string;
+  /** whpk_…: published to subscribers. */
+  publicKey: string;
+}
+
+export function generateSigningKeyPair(): SigningKeyPair {
+  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  const seed = Buffer.from(jwk.d!, 'base64url');
+  const raw = Buffer.from(jwk.x!, 'base64url');
+  return {
+    signingKey: SIGNING_KEY_PREFIX + Buffer.concat([seed, raw]).toString('base64'),
+    publicKey: PUBLIC_KEY_PREFIX + raw.toString('base64'),
+  };
+}
+
+function signingKeyObject(signingKey: string): KeyObject {
+  if (!signingKey.startsWith(SIGNING_KEY_PREFIX)) throw new Error('Signing key must start with whsk_');
+  const bytes = Buffer.from(signingKey.slice(SIGNING_KEY_PREFIX.length), 'base64');
+  if (bytes.length !== 64) throw new Error('Signing key must hold 64 bytes (seed and public key)');
+  return createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, bytes.subarray(0, 32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+}
+
+/** `v1a,<base64 ed25519 signature>` of the same content `v1` signs. */
+export function computeAsymmetricSignature(
+  signingKey: string,
+  webhookId: string,
+  timestamp: number,
+  body: string,
+): string {
+  const signature = sign(
+    null,
+    Buffer.from(`${webhookId}.${timestamp}.${body}`),
+    signingKeyObject(signingKey),
+  );
+  return `v1a,${signature.toString('base64')}`;
+}
+
 export function computeSignature(secret: string, webhookId: string, timestamp: number, body: string): string {
   const mac = createHmac('sha256', secretKey(secret))
     .update(`${webhookId}.${timestamp}.${body}`)
@@ -32,21 +94,28 @@ export function computeSignature(secret: string, webhookId: string, timestamp: n
   return `v1,${mac}`;
 }
 
-/** Headers for one delivery attempt; `secrets` holds the current secret first, then any still in grace. */
+/**
+ * Headers for one delivery attempt: a `v1` signature per HMAC secret, then a `v1a` one per ed25519
+ * signing key; each list holds the current key first, then any still in grace.
+ */
 export function signWebhook(input: {
   webhookId: string;
   body: string;
   secrets: string[];
+  signingKeys?: string[];
   timestamp?: Date;
 }): WebhookHeaders {
-  if (!input.secrets.length) throw new Error('At least one secret is needed to sign');
+  const signingKeys = input.signingKeys ?? [];
+  if (!input.secrets.length && !signingKeys.length) throw new Error('At least one key is needed to sign');
   const timestamp = Math.floor((input.timestamp ?? new Date()).getTime() / 1000);
+  const signatures = [
+    ...input.secrets.map((s) => computeSignature(s, input.webhookId, timestamp, input.body)),
+    ...signingKeys.map((k) => computeAsymmetricSignature(k, input.webhookId, timestamp, input.body)),
+  ];
   return {
     'webhook-id': input.webhookId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': input.secrets
-      .map((s) => computeSignature(s, input.webhookId, timestamp, input.body))
-      .join(' '),
+    'webhook-signature': signatures.join(' '),
   };
 }
 

@@ -42,6 +42,8 @@ export interface WebhookEndpointInput {
   url: string;
   description?: string;
   notificationTypeCodes?: string[];
+  rateLimit?: number | null;
+  signatureSchemes?: string[];
 }
 
 /** Registers a webhook endpoint (201 or the test fails); the answer holds its id and secret. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -13,9 +13,11 @@ import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/
 import { EntityId } from '../common/common.schemas';
 import {
   CreateWebhookEndpointRequest,
+  PublicKeyResponse,
   ReplayRequest,
   ReplayResponse,
   RotateSecretResponse,
+  UpdateWebhookEndpointRequest,
   WebhookEndpointList,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
@@ -65,6 +67,39 @@ export class WebhookEndpointsController {
     @CurrentPrincipal() principal: Principal,
   ) {
     return this.service.get(principal, endpointId);
+  }
+
+  @Patch(':endpointId')
+  @ApiAuth('notifications:write')
+  @ApiOperation({
+    summary: 'Change delivery settings: rate limit, signature schemes',
+    description: 'Turning v1a on gives an endpoint without a key pair its ed25519 key pair.',
+  })
+  @ApiOkResponse({ standardSchema: WebhookEndpointResponse })
+  @ApiNotFoundResponse(notFound)
+  update(
+    @Param('endpointId', { schema: EntityId }) endpointId: string,
+    @Body({ schema: UpdateWebhookEndpointRequest }) body: UpdateWebhookEndpointRequest,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.service.update(principal, endpointId, body);
+  }
+
+  @Get(':endpointId/public-key')
+  @ApiAuth('notifications:read')
+  @ApiOperation({
+    summary: 'The ed25519 public key that verifies v1a signatures',
+    description:
+      'whpk_ followed by the base64 of the 32 raw key bytes (Standard Webhooks). During a rotation the ' +
+      'previous key is listed too, as deliveries then carry a v1a signature with each.',
+  })
+  @ApiOkResponse({ standardSchema: PublicKeyResponse })
+  @ApiNotFoundResponse(notFound)
+  publicKey(
+    @Param('endpointId', { schema: EntityId }) endpointId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.service.publicKey(principal, endpointId);
   }
 
   @Delete(':endpointId')

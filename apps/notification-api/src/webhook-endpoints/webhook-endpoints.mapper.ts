@@ -1,6 +1,7 @@
 import type { WebhookEndpointEntity } from '@fincore/notifications';
 import { isoOrNull } from '../common/dates';
 import type {
+  PublicKeyResponse,
   RotateSecretResponse,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
@@ -17,6 +18,9 @@ export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointRes
     disabledAt: isoOrNull(e.disabledAt),
     failingSince: isoOrNull(e.failingSince),
     lastSuccessAt: isoOrNull(e.lastSuccessAt),
+    rateLimit: e.rateLimit,
+    signatureSchemes: e.signatureSchemes as WebhookEndpointResponse['signatureSchemes'],
+    publicKey: e.publicKey,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };
@@ -35,5 +39,22 @@ export function mapRotatedSecret(
   secret: string,
   previousSecretExpiresAt: Date | null,
 ): RotateSecretResponse {
-  return { id: e.id, secret, previousSecretExpiresAt: isoOrNull(previousSecretExpiresAt) };
+  return {
+    id: e.id,
+    secret,
+    previousSecretExpiresAt: isoOrNull(previousSecretExpiresAt),
+    publicKey: e.publicKey,
+  };
+}
+
+/** The previous key only while it still signs. */
+export function mapPublicKey(e: WebhookEndpointEntity, now: Date): PublicKeyResponse {
+  const previousLive =
+    !!e.previousPublicKey && !!e.previousSecretExpiresAt && e.previousSecretExpiresAt > now;
+  return {
+    id: e.id,
+    publicKey: e.publicKey,
+    previousPublicKey: previousLive ? e.previousPublicKey : null,
+    previousPublicKeyExpiresAt: previousLive ? isoOrNull(e.previousSecretExpiresAt) : null,
+  };
 }

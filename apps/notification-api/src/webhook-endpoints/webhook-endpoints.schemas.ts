@@ -1,20 +1,41 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@fincore/events';
 import { EndpointStatus } from '@fincore/notifications';
-import { freeText, instant } from '@fincore/platform';
+import { boundedInt, freeText, instant } from '@fincore/platform';
+import { SIGNATURE_SCHEMES } from '@fincore/webhooks';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
+import { MAX_RATE_LIMIT } from './domain/endpoint-rules';
 import {
   createWebhookEndpointExample,
+  publicKeyExample,
   replayRequestExample,
   replayResultExample,
   rotatedSecretExample,
   webhookEndpointExample,
+  updateWebhookEndpointExample,
   webhookEndpointWithSecretExample,
 } from './webhook-endpoints.examples';
 
 /** The column's size; the URL is stored normalised, which percent-encoding can make much longer than sent. */
 const URL_MAX_LENGTH = 2048;
 const fitsOnceNormalised = (raw: string) => !URL.canParse(raw) || new URL(raw).href.length <= URL_MAX_LENGTH;
+
+const RateLimit = boundedInt({ min: 1, max: MAX_RATE_LIMIT })
+  .nullable()
+  .describe(
+    'Deliveries per second at most to this endpoint, across every notifier replica; null: unlimited. ' +
+      'Deliveries over the limit wait their turn, they do not fail',
+  );
+
+const SignatureSchemes = z
+  .array(z.enum(SIGNATURE_SCHEMES))
+  .min(1)
+  .max(SIGNATURE_SCHEMES.length)
+  .refine((schemes) => new Set(schemes).size === schemes.length, 'each scheme at most once')
+  .describe(
+    'Standard Webhooks signatures sent: v1 (HMAC-SHA256 with the secret), v1a (ed25519, verified with ' +
+      'the public key), or both during a migration (space-separated in webhook-signature)',
+  );
 
 export const CreateWebhookEndpointRequest = z
   .object({
@@ -35,9 +56,20 @@ export const CreateWebhookEndpointRequest = z
       .max(EVENT_TYPES.length)
       .optional()
       .describe('Types this endpoint receives; omitted: every type the tenant enables'),
+    rateLimit: RateLimit.optional(),
+    signatureSchemes: SignatureSchemes.optional().describe('Default ["v1"]'),
   })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
+
+export const UpdateWebhookEndpointRequest = z
+  .object({
+    rateLimit: RateLimit.optional().describe('null removes the limit; omitted: unchanged'),
+    signatureSchemes: SignatureSchemes.optional().describe('Omitted: unchanged'),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'at least one field to change')
+  .meta({ id: 'UpdateWebhookEndpointRequest', example: updateWebhookEndpointExample });
 
 export const WebhookEndpointResponse = z
   .object({
@@ -53,6 +85,12 @@ export const WebhookEndpointResponse = z
     disabledAt: nullableTimestamp,
     failingSince: nullableTimestamp.describe('First failure since the last success'),
     lastSuccessAt: nullableTimestamp.describe('Last acknowledged delivery, to within a second'),
+    rateLimit: z.number().int().nullable().describe('Deliveries per second at most; null: unlimited'),
+    signatureSchemes: z.array(z.enum(SIGNATURE_SCHEMES)).describe('Signatures each delivery carries'),
+    publicKey: z
+      .string()
+      .nullable()
+      .describe('ed25519 public key (whpk_…) that verifies v1a signatures; null while the endpoint has none'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -71,10 +109,26 @@ export const RotateSecretResponse = z
     id: z.uuid(),
     secret: z.string().describe('The new signing secret; shown only now'),
     previousSecretExpiresAt: nullableTimestamp.describe(
-      'Until then deliveries carry a signature with the old secret as well',
+      'Until then deliveries carry a signature with the old secret (and old key pair) as well',
     ),
+    publicKey: z
+      .string()
+      .nullable()
+      .describe('The new ed25519 public key (whpk_…), when the endpoint has a key pair'),
   })
   .meta({ id: 'RotatedWebhookSecret', example: rotatedSecretExample });
+
+export const PublicKeyResponse = z
+  .object({
+    id: z.uuid(),
+    publicKey: z.string().nullable().describe('ed25519 public key (whpk_…, base64 of the 32 raw bytes)'),
+    previousPublicKey: z
+      .string()
+      .nullable()
+      .describe('The key before the last rotation; deliveries carry its v1a signature too until it expires'),
+    previousPublicKeyExpiresAt: nullableTimestamp,
+  })
+  .meta({ id: 'WebhookEndpointPublicKey', example: publicKeyExample });
 
 export const ReplayRequest = z
   .object({
@@ -89,6 +143,8 @@ export const ReplayResponse = z
   .meta({ id: 'ReplayFailedDeliveriesResult', example: replayResultExample });
 
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
+export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
+export type PublicKeyResponse = z.infer<typeof PublicKeyResponse>;
 export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
 export type WebhookEndpointWithSecretResponse = z.infer<typeof WebhookEndpointWithSecretResponse>;
 export type RotateSecretResponse = z.infer<typeof RotateSecretResponse>;

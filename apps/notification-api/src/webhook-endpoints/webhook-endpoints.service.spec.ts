@@ -1,6 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
-import { WebhookDeliveryRepository, WebhookEndpointRepository } from '@fincore/notifications';
+import {
+  EndpointPacingState,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
 import type { AppConfig, Principal } from '@fincore/platform';
 import { SecretBox } from '@fincore/webhooks';
 import { aWebhookEndpoint } from '../../../../test/support/builders/notifications';
@@ -23,10 +27,11 @@ describe('WebhookEndpointsService', () => {
   let manager: EntityManager;
   let secrets: jest.Mocked<SecretBox>;
   let deliveryQueue: jest.Mocked<DeliveryQueue>;
+  let pacing: jest.Mocked<EndpointPacingState>;
   let sut: WebhookEndpointsService;
 
   const build = (settings: AppConfig = config) =>
-    new WebhookEndpointsService(endpoints, deliveries, unitOfWork, settings, secrets, deliveryQueue);
+    new WebhookEndpointsService(endpoints, deliveries, unitOfWork, settings, secrets, deliveryQueue, pacing);
 
   beforeEach(() => {
     endpoints = newDouble<WebhookEndpointRepository>();
@@ -36,6 +41,8 @@ describe('WebhookEndpointsService', () => {
     secrets = newDouble<SecretBox>();
     secrets.seal.mockImplementation((secret) => `sealed:${secret}`);
     deliveryQueue = newDouble<DeliveryQueue>();
+    pacing = newDouble<EndpointPacingState>();
+    pacing.reset.mockResolvedValue();
     sut = build();
   });
 
@@ -62,6 +69,33 @@ describe('WebhookEndpointsService', () => {
       });
       expect(created.secret).toMatch(/^whsec_/);
       expect(created).toMatchObject({ id: stored.id, status: 'ACTIVE' });
+    });
+
+    it('gives every endpoint a sealed ed25519 key pair, v1 signatures and no rate limit by default', async () => {
+      endpoints.countOfTenant.mockResolvedValue(0);
+
+      const created = await sut.create(principal, { url: 'http://127.0.0.1:9/hook' });
+
+      const [, stored] = endpoints.insert.mock.calls[0];
+      expect(stored.signingKeySealed).toMatch(/^sealed:whsk_/);
+      expect(created).toMatchObject({
+        rateLimit: null,
+        signatureSchemes: ['v1'],
+        publicKey: stored.publicKey,
+      });
+      expect(created.publicKey).toMatch(/^whpk_/);
+    });
+
+    it('stores the rate limit and signature schemes asked for', async () => {
+      endpoints.countOfTenant.mockResolvedValue(0);
+
+      const created = await sut.create(principal, {
+        url: 'http://127.0.0.1:9/hook',
+        rateLimit: 2,
+        signatureSchemes: ['v1a', 'v1'],
+      });
+
+      expect(created).toMatchObject({ rateLimit: 2, signatureSchemes: ['v1', 'v1a'] });
     });
 
     it('refuses a tenant at the endpoint limit', async () => {
@@ -173,7 +207,7 @@ describe('WebhookEndpointsService', () => {
   });
 
   describe('enable', () => {
-    it('enables a disabled endpoint and forgets its failure streak', async () => {
+    it('enables a disabled endpoint and forgets its failure streak and any Retry-After pause', async () => {
       const endpoint = aWebhookEndpoint({
         status: 'DISABLED',
         disabledReason: 'x',
@@ -192,6 +226,14 @@ describe('WebhookEndpointsService', () => {
           failingSince: null,
         }),
       );
+      expect(pacing.reset).toHaveBeenCalledWith(endpoint.id);
+    });
+
+    it('still enables when the pause cannot be lifted', async () => {
+      endpoints.lockOfTenant.mockResolvedValue(aWebhookEndpoint({ status: 'DISABLED' }));
+      pacing.reset.mockRejectedValue(new Error('Redis away'));
+
+      expect(await sut.enable(principal, 'id')).toMatchObject({ status: 'ACTIVE' });
     });
 
     it('leaves an active endpoint as it is', async () => {
@@ -199,6 +241,7 @@ describe('WebhookEndpointsService', () => {
 
       await sut.enable(principal, 'id');
       expect(endpoints.save).not.toHaveBeenCalled();
+      expect(pacing.reset).not.toHaveBeenCalled();
     });
   });
 
@@ -217,12 +260,75 @@ describe('WebhookEndpointsService', () => {
       expect(rotated.previousSecretExpiresAt).toBe(saved.previousSecretExpiresAt!.toISOString());
     });
 
+    it('rotates the key pair with the secret, the old pair signing through the same grace period', async () => {
+      const endpoint = aWebhookEndpoint({ signingKeySealed: 'sealed:whsk_old', publicKey: 'whpk_old' });
+      endpoints.lockOfTenant.mockResolvedValue(endpoint);
+
+      const rotated = await sut.rotateSecret(principal, endpoint.id);
+
+      const [, saved] = endpoints.save.mock.calls[0];
+      expect(saved).toMatchObject({
+        previousSigningKeySealed: 'sealed:whsk_old',
+        previousPublicKey: 'whpk_old',
+      });
+      expect(rotated.publicKey).toBe(saved.publicKey);
+      expect(rotated.publicKey).not.toBe('whpk_old');
+    });
+
     it('drops the old secret at once without a grace period', async () => {
       sut = build({ ...config, WEBHOOK_SECRET_GRACE_HOURS: 0 });
       endpoints.lockOfTenant.mockResolvedValue(aWebhookEndpoint());
 
       expect((await sut.rotateSecret(principal, 'id')).previousSecretExpiresAt).toBeNull();
       expect(endpoints.save.mock.calls[0][1].previousSecretSealed).toBeNull();
+    });
+  });
+
+  describe('update', () => {
+    it('changes only the fields sent, and null removes the rate limit', async () => {
+      endpoints.lockOfTenant.mockResolvedValue(aWebhookEndpoint({ rateLimit: 5, signatureSchemes: ['v1'] }));
+
+      const limited = await sut.update(principal, 'id', { signatureSchemes: ['v1', 'v1a'] });
+      const unlimited = await sut.update(principal, 'id', { rateLimit: null });
+
+      expect(limited).toMatchObject({ rateLimit: 5, signatureSchemes: ['v1', 'v1a'] });
+      expect(unlimited).toMatchObject({ rateLimit: null, signatureSchemes: ['v1', 'v1a'] });
+    });
+
+    it('gives an endpoint without a key pair one when v1a is turned on, and keeps an existing pair', async () => {
+      endpoints.lockOfTenant.mockResolvedValueOnce(aWebhookEndpoint());
+      const keyed = aWebhookEndpoint({ signingKeySealed: 'sealed:whsk_x', publicKey: 'whpk_x' });
+      endpoints.lockOfTenant.mockResolvedValueOnce(keyed);
+
+      const first = await sut.update(principal, 'id', { signatureSchemes: ['v1a'] });
+      const second = await sut.update(principal, keyed.id, { signatureSchemes: ['v1a'] });
+
+      expect(first.publicKey).toMatch(/^whpk_/);
+      expect(endpoints.save.mock.calls[0][1].signingKeySealed).toMatch(/^sealed:whsk_/);
+      expect(second.publicKey).toBe('whpk_x');
+    });
+
+    it('answers 404 for an unknown endpoint', async () => {
+      endpoints.lockOfTenant.mockResolvedValue(null);
+      await expect(sut.update(principal, 'id', { rateLimit: 1 })).rejects.toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('publicKey', () => {
+    it('lists the previous key only while it still signs', async () => {
+      const endpoint = aWebhookEndpoint({
+        publicKey: 'whpk_new',
+        previousPublicKey: 'whpk_old',
+        previousSecretExpiresAt: new Date(Date.now() + 3600_000),
+      });
+      endpoints.findOfTenant.mockResolvedValueOnce(endpoint);
+      endpoints.findOfTenant.mockResolvedValueOnce({ ...endpoint, previousSecretExpiresAt: new Date(0) });
+
+      expect(await sut.publicKey(principal, endpoint.id)).toMatchObject({
+        publicKey: 'whpk_new',
+        previousPublicKey: 'whpk_old',
+      });
+      expect(await sut.publicKey(principal, endpoint.id)).toMatchObject({ previousPublicKey: null });
     });
   });
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '@fincore/events';
 import {
+  EndpointPacingState,
   EndpointStatus,
   WebhookDeliveryRepository,
   WebhookEndpointEntity,
@@ -11,6 +12,7 @@ import {
 import { APP_CONFIG, AppConfig, Principal, ProblemException } from '@fincore/platform';
 import {
   generateSecret,
+  generateSigningKeyPair,
   hostOf,
   parseWebhookUrl,
   resolveSafely,
@@ -18,16 +20,28 @@ import {
   UnsafeDestinationError,
 } from '@fincore/webhooks';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
-import { MAX_ENDPOINTS_PER_TENANT, previousSecretExpiry } from './domain/endpoint-rules';
 import {
+  MAX_ENDPOINTS_PER_TENANT,
+  needsSigningKeyPair,
+  previousSecretExpiry,
+  signatureSchemesAfter,
+} from './domain/endpoint-rules';
+import {
+  mapPublicKey,
   mapRotatedSecret,
   mapWebhookEndpoint,
   mapWebhookEndpointWithSecret,
 } from './webhook-endpoints.mapper';
-import type { CreateWebhookEndpointRequest, ReplayRequest } from './webhook-endpoints.schemas';
+import type {
+  CreateWebhookEndpointRequest,
+  ReplayRequest,
+  UpdateWebhookEndpointRequest,
+} from './webhook-endpoints.schemas';
 
 @Injectable()
 export class WebhookEndpointsService {
+  private readonly logger = new Logger(WebhookEndpointsService.name);
+
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
@@ -35,11 +49,14 @@ export class WebhookEndpointsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
     private readonly deliveryQueue: DeliveryQueue,
+    private readonly pacing: EndpointPacingState,
   ) {}
 
   async create(principal: Principal, request: CreateWebhookEndpointRequest) {
     const url = await this.checkDestination(request.url);
     const secret = generateSecret();
+    // Every new endpoint gets its key pair, so turning v1a on later needs nothing more.
+    const keyPair = generateSigningKeyPair();
     const now = new Date();
     const endpoint = await this.unitOfWork.run(async ({ manager }) => {
       await this.endpoints.lockTenantForEndpointCreation(manager, principal.tenantId);
@@ -60,6 +77,12 @@ export class WebhookEndpointsService {
         secretSealed: this.secrets.seal(secret),
         previousSecretSealed: null,
         previousSecretExpiresAt: null,
+        rateLimit: request.rateLimit ?? null,
+        signatureSchemes: signatureSchemesAfter(['v1'], request.signatureSchemes),
+        signingKeySealed: this.secrets.seal(keyPair.signingKey),
+        publicKey: keyPair.publicKey,
+        previousSigningKeySealed: null,
+        previousPublicKey: null,
         failingSince: null,
         lastSuccessAt: null,
         createdAt: now,
@@ -79,6 +102,36 @@ export class WebhookEndpointsService {
     return mapWebhookEndpoint(
       found(await this.endpoints.findOfTenant(principal.tenantId, endpointId), endpointId),
     );
+  }
+
+  /** The ed25519 public key subscribers verify v1a with, and the previous one while it still signs. */
+  async publicKey(principal: Principal, endpointId: string) {
+    return mapPublicKey(
+      found(await this.endpoints.findOfTenant(principal.tenantId, endpointId), endpointId),
+      new Date(),
+    );
+  }
+
+  /** Changes delivery settings; the notifier reads them at each attempt, so they apply to queued deliveries too. */
+  async update(principal: Principal, endpointId: string, request: UpdateWebhookEndpointRequest) {
+    return this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      const signatureSchemes = signatureSchemesAfter(endpoint.signatureSchemes, request.signatureSchemes);
+      if (needsSigningKeyPair(signatureSchemes, !!endpoint.signingKeySealed)) {
+        const keyPair = generateSigningKeyPair();
+        Object.assign(endpoint, {
+          signingKeySealed: this.secrets.seal(keyPair.signingKey),
+          publicKey: keyPair.publicKey,
+        });
+      }
+      Object.assign(endpoint, {
+        rateLimit: request.rateLimit === undefined ? endpoint.rateLimit : request.rateLimit,
+        signatureSchemes,
+        updatedAt: new Date(),
+      });
+      await this.endpoints.save(manager, endpoint);
+      return mapWebhookEndpoint(endpoint);
+    });
   }
 
   /** Soft delete: the delivery history stays readable; pending deliveries to it end as failed. */
@@ -114,11 +167,14 @@ export class WebhookEndpointsService {
     });
   }
 
-  /** Re-enabling also forgets the failure streak, so the automatic disabling starts counting afresh. */
+  /**
+   * Re-enabling also forgets the failure streak, so the automatic disabling starts counting afresh,
+   * and any Retry-After pause the receiver asked for: the tenant says it is ready again.
+   */
   async enable(principal: Principal, endpointId: string) {
-    return this.unitOfWork.run(async ({ manager }) => {
+    const { endpoint, enabled } = await this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
-      if (endpoint.status === EndpointStatus.Active) return mapWebhookEndpoint(endpoint);
+      if (endpoint.status === EndpointStatus.Active) return { endpoint, enabled: false };
       Object.assign(endpoint, {
         status: EndpointStatus.Active,
         disabledReason: null,
@@ -127,13 +183,24 @@ export class WebhookEndpointsService {
         updatedAt: new Date(),
       });
       await this.endpoints.save(manager, endpoint);
-      return mapWebhookEndpoint(endpoint);
+      return { endpoint, enabled: true };
     });
+    if (enabled) {
+      await this.pacing.reset(endpoint.id).catch((error: Error) => {
+        // The pause then runs out by itself: it is bounded by the receiver's Retry-After.
+        this.logger.warn(`Could not lift the pause of endpoint ${endpoint.id}: ${error.message}`);
+      });
+    }
+    return mapWebhookEndpoint(endpoint);
   }
 
-  /** The old secret keeps signing (a second signature) for the grace period, so receivers switch without a gap. */
+  /**
+   * The old secret keeps signing (a second signature) for the grace period, so receivers switch
+   * without a gap. The ed25519 key pair, where there is one, rotates with it the same way.
+   */
   async rotateSecret(principal: Principal, endpointId: string) {
     const secret = generateSecret();
+    const keyPair = generateSigningKeyPair();
     return this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
       const now = new Date();
@@ -144,6 +211,14 @@ export class WebhookEndpointsService {
         secretSealed: this.secrets.seal(secret),
         updatedAt: now,
       });
+      if (endpoint.signingKeySealed) {
+        Object.assign(endpoint, {
+          previousSigningKeySealed: expiresAt ? endpoint.signingKeySealed : null,
+          previousPublicKey: expiresAt ? endpoint.publicKey : null,
+          signingKeySealed: this.secrets.seal(keyPair.signingKey),
+          publicKey: keyPair.publicKey,
+        });
+      }
       await this.endpoints.save(manager, endpoint);
       return mapRotatedSecret(endpoint, secret, expiresAt);
     });

@@ -6,11 +6,13 @@ import {
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
-import { generateSecret, SecretBox, verifyWebhook } from '@fincore/webhooks';
+import { createPublicKey, verify } from 'node:crypto';
+import { generateSecret, generateSigningKeyPair, SecretBox, verifyWebhook } from '@fincore/webhooks';
 import { newDouble } from '../../../../test/support/doubles';
 import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { DeliveryService } from './delivery.service';
+import { EndpointPacer } from './endpoint-pacer';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
 const config = {
@@ -21,6 +23,7 @@ const config = {
 } as AppConfig;
 const current = generateSecret();
 const previous = generateSecret();
+const keyPair = generateSigningKeyPair();
 
 const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttempt => ({
   id: 'delivery-1',
@@ -38,6 +41,10 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
     secretSealed: 'sealed-current',
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
+    rateLimit: null,
+    signatureSchemes: ['v1'],
+    signingKeySealed: 'sealed-key',
+    previousSigningKeySealed: null,
   },
   event: Object.assign(new OutboxEventEntity(), {
     id: '9a1e7f60-2d4b-4c1a-8e5f-7b3c2d1e0f99',
@@ -63,6 +70,7 @@ describe('DeliveryService', () => {
   let sender: jest.Mocked<WebhookSender>;
   let secrets: jest.Mocked<SecretBox>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
+  let pacer: jest.Mocked<EndpointPacer>;
   let sut: DeliveryService;
 
   beforeEach(() => {
@@ -72,9 +80,12 @@ describe('DeliveryService', () => {
     unitOfWork = newUnitOfWork(manager).uow;
     sender = newDouble<WebhookSender>();
     secrets = newDouble<SecretBox>();
-    secrets.open.mockImplementation((sealed) => (sealed === 'sealed-current' ? current : previous));
+    const opened: Record<string, string> = { 'sealed-current': current, 'sealed-key': keyPair.signingKey };
+    secrets.open.mockImplementation((sealed) => opened[sealed] ?? previous);
     metrics = newNotifierMetricsDouble();
-    sut = new DeliveryService(deliveries, endpoints, unitOfWork, sender, secrets, metrics, config);
+    pacer = newDouble<EndpointPacer>();
+    pacer.pace.mockResolvedValue({ kind: 'send' });
+    sut = new DeliveryService(deliveries, endpoints, unitOfWork, sender, secrets, metrics, config, pacer);
   });
 
   describe('attempt', () => {
@@ -139,6 +150,61 @@ describe('DeliveryService', () => {
       for (const secret of [current, previous]) {
         expect(() => verifyWebhook({ body: request.body, headers: request.headers, secret })).not.toThrow();
       }
+    });
+
+    it('signs v1a with the ed25519 key instead of v1 when the endpoint asks for it', async () => {
+      const d = delivery();
+      d.endpoint = { ...d.endpoint, signatureSchemes: ['v1a'] };
+      deliveries.findForAttempt.mockResolvedValue(d);
+      sender.send.mockResolvedValue(response(200));
+
+      await sut.attempt('delivery-1');
+
+      const [{ body, headers }] = sender.send.mock.calls[0];
+      const [scheme, signature] = headers['webhook-signature'].split(',');
+      const publicKey = createPublicKey({
+        key: {
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x: Buffer.from(keyPair.publicKey.slice(5), 'base64').toString('base64url'),
+        },
+        format: 'jwk',
+      });
+      const content = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`;
+      expect(scheme).toBe('v1a');
+      expect(verify(null, Buffer.from(content), publicKey, Buffer.from(signature, 'base64'))).toBe(true);
+    });
+
+    it('waits for the endpoint slot the pacer gives, without sending or recording an attempt', async () => {
+      const slot = new Date(Date.now() + 400);
+      deliveries.findForAttempt.mockResolvedValue(
+        delivery({ endpoint: { ...delivery().endpoint, rateLimit: 2 } }),
+      );
+      pacer.pace.mockResolvedValue({ kind: 'wait', at: slot });
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'run_at', at: slot });
+
+      expect(pacer.pace).toHaveBeenCalledWith({ id: 'endpoint-1', rateLimit: 2 }, 'delivery-1');
+      expect(sender.send).not.toHaveBeenCalled();
+      expect(deliveries.recordFailedAttempt).not.toHaveBeenCalled();
+    });
+
+    it('pauses the whole endpoint for the Retry-After of a 429, and not for a plain 500', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery());
+      sender.send.mockResolvedValueOnce({
+        result: { kind: 'response', statusCode: 429, retryAfter: '7' },
+        durationMs: 5,
+        responseExcerpt: null,
+      });
+      sender.send.mockResolvedValueOnce(response(500));
+      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.recordFailedAttempt.mockResolvedValue('PENDING');
+      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+
+      await sut.attempt('delivery-1');
+      await sut.attempt('delivery-1');
+
+      expect(pacer.pause.mock.calls).toEqual([['endpoint-1', 7000]]);
     });
 
     it('records a success in one statement, outside any transaction', async () => {

@@ -13,6 +13,7 @@ import {
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { SecretBox, signWebhook } from '@fincore/webhooks';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
+import { endpointPauseMs } from './domain/endpoint-pacing';
 import {
   Decision,
   decideAfterAttempt,
@@ -20,6 +21,7 @@ import {
   parseRetrySchedule,
   shouldDisableEndpoint,
 } from './domain/retry-policy';
+import { EndpointPacer } from './endpoint-pacer';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
 /** What the job does next: nothing (finished or not ours), or run again at a time. */
@@ -46,6 +48,7 @@ export class DeliveryService {
     private readonly secrets: SecretBox,
     private readonly metrics: NotifierMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pacer: EndpointPacer,
   ) {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -68,6 +71,13 @@ export class DeliveryService {
       await this.deliveries.failPendingDelivery(delivery.id, reason);
       return DONE;
     }
+    // Last check before sending, so the slot is taken as close as can be to the request going out.
+    // Waiting for a slot is no attempt: the job sleeps until then and the delivery is untouched.
+    const pace = await this.pacer.pace(
+      { id: delivery.endpointId, rateLimit: endpoint.rateLimit },
+      delivery.id,
+    );
+    if (pace.kind === 'wait') return { kind: 'run_at', at: pace.at };
     const envelope = toEnvelope(event);
     const body = JSON.stringify(envelope);
     const now = new Date();
@@ -75,8 +85,8 @@ export class DeliveryService {
     const headers = signWebhook({
       webhookId: envelope.id,
       body,
-      secrets: this.signingSecrets(endpoint, now),
       timestamp: now,
+      ...this.signingKeys(endpoint, now),
     });
     const sent = await this.sender.send({
       url: endpoint.url,
@@ -85,20 +95,26 @@ export class DeliveryService {
       timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
       policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
     });
+    // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
+    await this.pauseEndpointIfAsked(delivery, sent, now);
     return this.record(delivery, now, sent);
   }
 
-  /** The current secret, and the previous one while its grace period runs. */
-  private signingSecrets(endpoint: DeliveryForAttempt['endpoint'], now: Date): string[] {
-    const secrets = [this.secrets.open(endpoint.secretSealed)];
-    if (
-      endpoint.previousSecretSealed &&
-      endpoint.previousSecretExpiresAt &&
-      endpoint.previousSecretExpiresAt > now
-    ) {
-      secrets.push(this.secrets.open(endpoint.previousSecretSealed));
-    }
-    return secrets;
+  /**
+   * HMAC secrets for v1 and ed25519 keys for v1a, as the endpoint's schemes say: the current one,
+   * and the previous one while its grace period runs.
+   */
+  private signingKeys(endpoint: DeliveryForAttempt['endpoint'], now: Date) {
+    const inGrace = !!endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
+    const open = (current: string | null, previous: string | null) =>
+      [current, inGrace ? previous : null].filter((k) => k !== null).map((k) => this.secrets.open(k));
+    const schemes = endpoint.signatureSchemes;
+    return {
+      secrets: schemes.includes('v1') ? open(endpoint.secretSealed, endpoint.previousSecretSealed) : [],
+      signingKeys: schemes.includes('v1a')
+        ? open(endpoint.signingKeySealed, endpoint.previousSigningKeySealed)
+        : [],
+    };
   }
 
   /**
@@ -115,6 +131,18 @@ export class DeliveryService {
           );
     this.observe(decision, sent, delivery);
     return nextAt ? { kind: 'run_at', at: nextAt } : DONE;
+  }
+
+  /** A receiver's 429/503 with Retry-After holds back the endpoint's other deliveries too, not others'. */
+  private async pauseEndpointIfAsked(delivery: DeliveryForAttempt, sent: SentAttempt, now: Date) {
+    const pauseMs = endpointPauseMs(sent.result, now);
+    if (pauseMs === undefined) return;
+    try {
+      await this.pacer.pause(delivery.endpointId, pauseMs);
+    } catch (error) {
+      // This delivery's own retry still waits for Retry-After; only its siblings may come early.
+      this.logger.warn(`Could not pause endpoint ${delivery.endpointId}: ${(error as Error).message}`);
+    }
   }
 
   private async recordSuccess(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt, now: Date) {

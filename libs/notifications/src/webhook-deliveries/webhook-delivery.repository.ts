@@ -91,6 +91,7 @@ export class WebhookDeliveryRepository {
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
               e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
               e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+              e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data
          FROM notifications.webhook_deliveries d
          JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id

@@ -20,6 +20,10 @@ export interface DeliveryForAttempt {
     | 'secretSealed'
     | 'previousSecretSealed'
     | 'previousSecretExpiresAt'
+    | 'rateLimit'
+    | 'signatureSchemes'
+    | 'signingKeySealed'
+    | 'previousSigningKeySealed'
   >;
   /** From the outbox; null when the event is missing there. */
   event: OutboxEventEntity | null;
@@ -68,6 +72,10 @@ export interface DeliveryForAttemptRow {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
+  rate_limit: number | null;
+  signature_schemes: string[];
+  signing_key_sealed: string | null;
+  previous_signing_key_sealed: string | null;
   type: string | null;
   tenant_code: string;
   occurred_at: Date;
@@ -92,6 +100,10 @@ export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAtt
       secretSealed: row.secret_sealed,
       previousSecretSealed: row.previous_secret_sealed,
       previousSecretExpiresAt: row.previous_secret_expires_at,
+      rateLimit: row.rate_limit,
+      signatureSchemes: row.signature_schemes,
+      signingKeySealed: row.signing_key_sealed,
+      previousSigningKeySealed: row.previous_signing_key_sealed,
     },
     event: row.type
       ? Object.assign(new OutboxEventEntity(), {

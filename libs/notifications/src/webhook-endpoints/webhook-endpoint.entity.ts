@@ -38,6 +38,29 @@ export class WebhookEndpointEntity {
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
   previousSecretExpiresAt: Date | null;
 
+  /** Deliveries per second at most, across every notifier; null: unlimited. */
+  @Column({ name: 'rate_limit', type: 'integer', nullable: true })
+  rateLimit: number | null;
+
+  /** Standard Webhooks signature versions sent: `v1` (HMAC), `v1a` (ed25519), or both. */
+  @Column({ name: 'signature_schemes', type: 'text', array: true, default: () => `'{v1}'` })
+  signatureSchemes: string[];
+
+  /** ed25519 private key (whsk_…), sealed like the secret; null until the endpoint has a key pair. */
+  @Column({ name: 'signing_key_sealed', type: 'text', nullable: true })
+  signingKeySealed: string | null;
+
+  /** ed25519 public key (whpk_…) that subscribers verify `v1a` with; public by design. */
+  @Column({ name: 'public_key', type: 'text', nullable: true })
+  publicKey: string | null;
+
+  /** The key pair before the last rotation; signs too until previousSecretExpiresAt. */
+  @Column({ name: 'previous_signing_key_sealed', type: 'text', nullable: true })
+  previousSigningKeySealed: string | null;
+
+  @Column({ name: 'previous_public_key', type: 'text', nullable: true })
+  previousPublicKey: string | null;
+
   @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
   failingSince: Date | null;
 

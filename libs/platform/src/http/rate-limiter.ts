@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, redisKey } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-connection';
+import { redisScript } from '../redis/redis-script';
 
 // Fixed window counter: one round trip, atomic across replicas.
 const CONSUME = `
@@ -27,18 +28,15 @@ export interface RateDecision {
 @Injectable()
 export class RateLimiter {
   private readonly logger = new Logger(RateLimiter.name);
+  private readonly consumeScript: (key: string, windowMs: string) => Promise<[number, number]>;
+  private readonly giveBackScript: (key: string) => Promise<number>;
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    // A defined command runs by EVALSHA: the script is sent once, not with every request.
-    if (!('fincoreRateConsume' in this.redis)) {
-      this.redis.defineCommand('fincoreRateConsume', { numberOfKeys: 1, lua: CONSUME });
-    }
-    if (!('fincoreRateGiveBack' in this.redis)) {
-      this.redis.defineCommand('fincoreRateGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
-    }
+    this.consumeScript = redisScript(redis, 'fincoreRateConsume', 1, CONSUME);
+    this.giveBackScript = redisScript(redis, 'fincoreRateGiveBack', 1, GIVE_BACK);
   }
 
   key(...parts: string[]): string {
@@ -48,10 +46,7 @@ export class RateLimiter {
   /** Counts one hit on `key`; allowed while the count stays within `max` in the window. */
   async consume(key: string, max: number, windowSeconds: number): Promise<RateDecision> {
     try {
-      const consume = (
-        this.redis as unknown as Record<string, (key: string, windowMs: string) => Promise<[number, number]>>
-      ).fincoreRateConsume;
-      const [count, ttl] = await consume.call(this.redis, key, String(windowSeconds * 1000));
+      const [count, ttl] = await this.consumeScript(key, String(windowSeconds * 1000));
       return { allowed: count <= max, count, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
     } catch (error) {
       // Failing open: a Redis outage must not take the API down with it.
@@ -62,9 +57,7 @@ export class RateLimiter {
 
   /** Uncounts one hit on `key`, for an attempt that could not be judged. */
   async giveBack(key: string): Promise<void> {
-    const giveBack = (this.redis as unknown as Record<string, (key: string) => Promise<number>>)
-      .fincoreRateGiveBack;
-    await giveBack.call(this.redis, key);
+    await this.giveBackScript(key);
   }
 
   /** Current count without counting a hit. */

@@ -1,8 +1,10 @@
 import { NotificationsSchema1763700000600 } from './1763700000600-notifications-schema';
 import { NotificationsDeliveryRetention1763700000840 } from './1763700000840-notifications-delivery-retention';
+import { NotificationsEndpointPacingAndSigningKeys1763700000920 } from './1763700000920-notifications-endpoint-pacing-and-signing-keys';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsSchema1763700000600,
   NotificationsDeliveryRetention1763700000840,
+  NotificationsEndpointPacingAndSigningKeys1763700000920,
 ];
