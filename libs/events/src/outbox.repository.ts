@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainEvent, envelopeFromRow, OutboxRow } from './envelope';
+import { subjectOf } from './subject';
 
 /** The channel the outbox insert trigger notifies on, once per committed row. */
 export const OUTBOX_CHANNEL = 'fincore_outbox';
@@ -31,13 +32,16 @@ export class OutboxRepository {
   /**
    * Inserts the events with the caller's transaction, so they commit or roll back with the change
    * they describe. One statement whatever their number: a change of many rows would otherwise
-   * make one round trip per event while holding its locks.
+   * make one round trip per event while holding its locks. The position each row gets here, after
+   * the caller locked the subject's row, orders one subject's events as they commit.
    */
   async insertEvents(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const subjects = events.map((e) => subjectOf(e.type, e.data));
     await manager.query(
-      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[])`,
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, subject_type, subject_id)
+       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[],
+                            $7::varchar[], $8::text[])`,
       [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -45,6 +49,8 @@ export class OutboxRepository {
         events.map((e) => e.occurredAt),
         events.map((e) => e.correlationId),
         events.map((e) => JSON.stringify(e.data)),
+        subjects.map((s) => s.type),
+        subjects.map((s) => s.id),
       ],
     );
   }

@@ -1,4 +1,5 @@
 export * from './channels';
+export * from './delivery-priority';
 export * from './statuses';
 export * from './webhook-delivery-queue';
 export * from './notifications-data.module';
@@ -11,6 +12,8 @@ export * from './webhook-deliveries/webhook-delivery-attempt.entity';
 export * from './webhook-deliveries/webhook-delivery.repository';
 export type {
   AttemptRecord,
+  ChainPosition,
+  CreatedDelivery,
   DeliveryForAttempt,
   DeliveryPosition,
   PendingDelivery,

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -16,6 +16,7 @@ import {
   ReplayRequest,
   ReplayResponse,
   RotateSecretResponse,
+  UpdateWebhookEndpointRequest,
   WebhookEndpointList,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
@@ -65,6 +66,22 @@ export class WebhookEndpointsController {
     @CurrentPrincipal() principal: Principal,
   ) {
     return this.service.get(principal, endpointId);
+  }
+
+  @Patch(':endpointId')
+  @ApiAuth('notifications:write')
+  @ApiOperation({
+    summary: 'Change how a webhook endpoint receives events (ordering)',
+    description: 'Deliveries already created keep the ordering they were created with.',
+  })
+  @ApiOkResponse({ standardSchema: WebhookEndpointResponse })
+  @ApiNotFoundResponse(notFound)
+  update(
+    @Param('endpointId', { schema: EntityId }) endpointId: string,
+    @Body({ schema: UpdateWebhookEndpointRequest }) body: UpdateWebhookEndpointRequest,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.service.update(principal, endpointId, body);
   }
 
   @Delete(':endpointId')

@@ -2,7 +2,10 @@ export const createWebhookEndpointExample = {
   url: 'https://hooks.example.com/fincore',
   description: 'CRM sync',
   notificationTypeCodes: ['PERSON_UPDATED'],
+  ordering: 'SUBJECT',
 };
+
+export const updateWebhookEndpointExample = { ordering: 'SUBJECT' };
 
 export const webhookEndpointExample = {
   id: '0b9f3c52-4a6e-4c38-9f3e-1f4c8e7d2a10',
@@ -10,6 +13,7 @@ export const webhookEndpointExample = {
   description: 'CRM sync',
   notificationTypeCodes: ['PERSON_UPDATED'],
   status: 'ACTIVE',
+  ordering: 'SUBJECT',
   disabledReason: null,
   disabledAt: null,
   failingSince: null,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@fincore/events';
-import { EndpointStatus } from '@fincore/notifications';
+import { EndpointOrdering, EndpointStatus } from '@fincore/notifications';
 import { freeText, instant } from '@fincore/platform';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
 import {
   createWebhookEndpointExample,
+  updateWebhookEndpointExample,
   replayRequestExample,
   replayResultExample,
   rotatedSecretExample,
@@ -15,6 +16,15 @@ import {
 /** The column's size; the URL is stored normalised, which percent-encoding can make much longer than sent. */
 const URL_MAX_LENGTH = 2048;
 const fitsOnceNormalised = (raw: string) => !URL.canParse(raw) || new URL(raw).href.length <= URL_MAX_LENGTH;
+
+const Ordering = z
+  .enum(EndpointOrdering)
+  .describe(
+    'NONE: events are sent in parallel (fastest). SUBJECT: events about one subject (one person, one card) ' +
+      'arrive one at a time in commit order, each carrying `subject` and `sequence` (1, 2, 3… per subject ' +
+      'for this endpoint); a later event waits while an earlier one is retried, other subjects go on. ' +
+      'A delivery that fails for good leaves a gap in the sequence and the chain moves on',
+  );
 
 export const CreateWebhookEndpointRequest = z
   .object({
@@ -35,9 +45,15 @@ export const CreateWebhookEndpointRequest = z
       .max(EVENT_TYPES.length)
       .optional()
       .describe('Types this endpoint receives; omitted: every type the tenant enables'),
+    ordering: Ordering.optional().describe(`${Ordering.description} (default NONE)`),
   })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
+
+export const UpdateWebhookEndpointRequest = z
+  .object({ ordering: Ordering })
+  .strict()
+  .meta({ id: 'UpdateWebhookEndpointRequest', example: updateWebhookEndpointExample });
 
 export const WebhookEndpointResponse = z
   .object({
@@ -46,6 +62,7 @@ export const WebhookEndpointResponse = z
     description: z.string().nullable(),
     notificationTypeCodes: z.array(z.string()).nullable().describe('null: every type the tenant enables'),
     status: z.enum(EndpointStatus),
+    ordering: Ordering,
     disabledReason: z
       .string()
       .nullable()
@@ -89,6 +106,7 @@ export const ReplayResponse = z
   .meta({ id: 'ReplayFailedDeliveriesResult', example: replayResultExample });
 
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
+export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
 export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
 export type WebhookEndpointWithSecretResponse = z.infer<typeof WebhookEndpointWithSecretResponse>;
 export type RotateSecretResponse = z.infer<typeof RotateSecretResponse>;

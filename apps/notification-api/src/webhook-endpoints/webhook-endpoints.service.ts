@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '@fincore/events';
 import {
+  EndpointOrdering,
   EndpointStatus,
   WebhookDeliveryRepository,
   WebhookEndpointEntity,
@@ -24,7 +25,11 @@ import {
   mapWebhookEndpoint,
   mapWebhookEndpointWithSecret,
 } from './webhook-endpoints.mapper';
-import type { CreateWebhookEndpointRequest, ReplayRequest } from './webhook-endpoints.schemas';
+import type {
+  CreateWebhookEndpointRequest,
+  ReplayRequest,
+  UpdateWebhookEndpointRequest,
+} from './webhook-endpoints.schemas';
 
 @Injectable()
 export class WebhookEndpointsService {
@@ -55,6 +60,7 @@ export class WebhookEndpointsService {
           ? [...new Set(request.notificationTypeCodes)]
           : null,
         status: EndpointStatus.Active,
+        ordering: request.ordering ?? EndpointOrdering.None,
         disabledReason: null,
         disabledAt: null,
         secretSealed: this.secrets.seal(secret),
@@ -79,6 +85,20 @@ export class WebhookEndpointsService {
     return mapWebhookEndpoint(
       found(await this.endpoints.findOfTenant(principal.tenantId, endpointId), endpointId),
     );
+  }
+
+  /**
+   * Changes how the endpoint receives events. Deliveries already created keep how they were made:
+   * those of an ordered chain still go one at a time, the others in parallel.
+   */
+  async update(principal: Principal, endpointId: string, request: UpdateWebhookEndpointRequest) {
+    return this.unitOfWork.run(async ({ manager }) => {
+      const endpoint = await this.lock(manager, principal, endpointId);
+      if (endpoint.ordering === request.ordering) return mapWebhookEndpoint(endpoint);
+      Object.assign(endpoint, { ordering: request.ordering, updatedAt: new Date() });
+      await this.endpoints.save(manager, endpoint);
+      return mapWebhookEndpoint(endpoint);
+    });
   }
 
   /** Soft delete: the delivery history stays readable; pending deliveries to it end as failed. */
