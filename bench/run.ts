@@ -30,6 +30,7 @@ import {
   provisionBaselinePersons,
   provisionFincorePersons,
 } from './scenarios/events';
+import { backlogBuilt, commitBacklog, pendingDeliveries } from './scenarios/fairness';
 
 interface Context {
   settings: BenchSettings;
@@ -186,6 +187,97 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
   ];
 }
 
+// ------------------------------------------------------------------ fairness between tenants
+
+/** The flooding tenant's subscriber answers this slowly, so its backlog lasts while the other sends. */
+const FLOODED_RECEIVER_DELAY_MS = 100;
+
+/**
+ * A quiet tenant sends changes one at a time, first alone, then while another tenant has a backlog
+ * of thousands of deliveries to a slow subscriber: API response -> webhook of the quiet tenant.
+ */
+async function fairnessScenario(ctx: Context): Promise<Metric[]> {
+  const { settings, systems, world } = ctx;
+  const scenario = 'fairness';
+  const receiver = await TimingReceiver.start({ '/flooded': FLOODED_RECEIVER_DELAY_MS });
+  const timeoutMs = settings.eventTimeoutSeconds * 1000;
+  const quietIds = Array.from({ length: 2 * settings.fairnessEvents }, (_, i) => `bench-quiet-${i}`);
+  let alone: EventRun | undefined;
+  let flooded: EventRun | undefined;
+  let whyNot: string | undefined;
+  const notes: string[] = [];
+  try {
+    log('fairness: starting credentials-api, notification-api, notifier');
+    const [credentials, notifications, notifier] = await Promise.all([
+      systems.startFincore('credentials-api'),
+      systems.startFincore('notification-api'),
+      systems.startFincore('notifier'),
+    ]);
+    const [quiet, flooding] = [await world.createTenant(), await world.createTenant()];
+    await provisionFincorePersons(credentials.url, quiet, quietIds);
+    for (const [tenant, path] of [
+      [quiet, '/quiet'],
+      [flooding, '/flooded'],
+    ] as const) {
+      const h = { 'x-auth-token': tenant.token };
+      await api(
+        notifications.url,
+        'PUT',
+        '/api/v1/notification-config/enable',
+        { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+        h,
+      );
+      await api(notifications.url, 'POST', '/api/v1/webhook-endpoints', { url: `${receiver.url}${path}` }, h);
+    }
+    if (!(await outboxDrained(world, 30_000)))
+      throw new Error('the notifier did not handle the set-up events within 30 s');
+    const drive = (ids: string[]) =>
+      driveEvents({
+        url: credentials.url,
+        token: quiet.token,
+        ids,
+        connections: 1,
+        receiver,
+        receiverPath: '/quiet',
+        timeoutMs,
+      });
+    log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant, one at a time, alone`);
+    alone = await drive(quietIds.slice(0, settings.fairnessEvents));
+    log(`fairness: the other tenant commits ${settings.fairnessBacklog} events at once`);
+    await commitBacklog(world, flooding.code, settings.fairnessBacklog);
+    const before = await backlogBuilt(world, flooding.tenantId, settings.fairnessBacklog, timeoutMs);
+    log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant behind a backlog of ${before}`);
+    flooded = await drive(quietIds.slice(settings.fairnessEvents));
+    const after = await pendingDeliveries(world, flooding.tenantId);
+    notes.push(
+      `the flooding tenant had ${before} deliveries pending when the quiet tenant started and ${after} when it ended ` +
+        `(its subscriber answers in ${FLOODED_RECEIVER_DELAY_MS} ms; WEBHOOK_CONCURRENCY 20, one notifier)`,
+    );
+    if (!alone.complete || !flooded.complete)
+      notes.push('INCOMPLETE: some webhooks of the quiet tenant did not arrive');
+    for (const p of [credentials, notifications, notifier]) await systems.stop(p);
+  } catch (error) {
+    whyNot = reason(error);
+    log(`fairness: not measured: ${whyNot}`);
+  }
+  await receiver.close();
+  const row = (name: string, value?: number): Metric => ({
+    scenario,
+    name,
+    unit: 'ms',
+    higherIsBetter: false,
+    fincore: value ?? null,
+    baseline: null,
+    notMeasured: whyNot,
+  });
+  return [
+    { ...row('quiet tenant, alone: API response -> webhook p50', alone?.p50Ms), notes },
+    row('quiet tenant, alone: API response -> webhook p99', alone?.p99Ms),
+    row("quiet tenant, behind another's backlog: p50", flooded?.p50Ms),
+    row("quiet tenant, behind another's backlog: p99", flooded?.p99Ms),
+  ];
+}
+
 // ------------------------------------------------------------------ card settings and fee quotes
 
 async function cardScenarios(ctx: Context, wants: (s: string) => boolean): Promise<Metric[]> {
@@ -303,7 +395,7 @@ async function main(): Promise<void> {
 
   // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
   const budgetSeconds =
-    4 * (settings.seconds + settings.warmupSeconds) + 2 * settings.eventTimeoutSeconds + 240;
+    4 * (settings.seconds + settings.warmupSeconds) + 4 * settings.eventTimeoutSeconds + 300;
   let cleanup: () => Promise<void> = async () => undefined;
   const watchdog = setTimeout(() => {
     log(`aborted: the run took longer than ${budgetSeconds} s`);
@@ -330,6 +422,7 @@ async function main(): Promise<void> {
     const baselineApi = await systems.startBaselineApi();
     const ctx: Context = { settings, world, systems, tenant, baselineApi };
     if (wants('events')) metrics.push(...(await eventsScenario(ctx)));
+    if (wants('fairness')) metrics.push(...(await fairnessScenario(ctx)));
     if (wants('settings') || wants('fees')) metrics.push(...(await cardScenarios(ctx, wants)));
   } finally {
     await cleanup();
