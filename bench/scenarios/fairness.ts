@@ -33,14 +33,12 @@ export async function backlogBuilt(
   timeoutMs: number,
 ): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  let pending = 0;
   while (Date.now() < deadline) {
     const [{ n }] = await world.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM notifications.webhook_deliveries WHERE tenant_id = $1`,
       [tenantId],
     );
-    pending = await pendingDeliveries(world, tenantId);
-    if (n >= count) return pending;
+    if (n >= count) return pendingDeliveries(world, tenantId);
     await sleep(200);
   }
   throw new Error(`the backlog of ${count} events was not fanned out within ${timeoutMs / 1000} s`);
