@@ -30,7 +30,7 @@ import {
   provisionBaselinePersons,
   provisionFincorePersons,
 } from './scenarios/events';
-import { backlogBuilt, commitBacklog, pendingDeliveries } from './scenarios/fairness';
+import { backlogOf, commitBacklog, deliveriesPiledUp } from './scenarios/fairness';
 
 interface Context {
   settings: BenchSettings;
@@ -190,7 +190,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
 // ------------------------------------------------------------------ fairness between tenants
 
 /** The flooding tenant's subscriber answers this slowly, so its backlog lasts while the other sends. */
-const FLOODED_RECEIVER_DELAY_MS = 100;
+const FLOODED_RECEIVER_DELAY_MS = 1000;
 
 /**
  * A quiet tenant sends changes one at a time, first alone, then while another tenant has a backlog
@@ -245,12 +245,14 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
     alone = await drive(quietIds.slice(0, settings.fairnessEvents));
     log(`fairness: the other tenant commits ${settings.fairnessBacklog} events at once`);
     await commitBacklog(world, flooding.code, settings.fairnessBacklog);
-    const before = await backlogBuilt(world, flooding.tenantId, settings.fairnessBacklog, timeoutMs);
-    log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant behind a backlog of ${before}`);
+    await deliveriesPiledUp(world, flooding, Math.ceil(settings.fairnessBacklog / 10), timeoutMs);
+    const before = await backlogOf(world, flooding);
+    log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant behind ${JSON.stringify(before)}`);
     flooded = await drive(quietIds.slice(settings.fairnessEvents));
-    const after = await pendingDeliveries(world, flooding.tenantId);
+    const after = await backlogOf(world, flooding);
     notes.push(
-      `the flooding tenant had ${before} deliveries pending when the quiet tenant started and ${after} when it ended ` +
+      `the flooding tenant's backlog when the quiet tenant started: ${before.events} events not fanned out, ` +
+        `${before.deliveries} deliveries pending; when it ended: ${after.events} and ${after.deliveries} ` +
         `(its subscriber answers in ${FLOODED_RECEIVER_DELAY_MS} ms; WEBHOOK_CONCURRENCY 20, one notifier)`,
     );
     if (!alone.complete || !flooded.complete)
@@ -268,7 +270,7 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
     higherIsBetter: false,
     fincore: value ?? null,
     baseline: null,
-    notMeasured: whyNot,
+    notMeasured: value === undefined ? (whyNot ?? 'incomplete') : undefined,
   });
   return [
     { ...row('quiet tenant, alone: API response -> webhook p50', alone?.p50Ms), notes },

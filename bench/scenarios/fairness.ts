@@ -16,30 +16,30 @@ export async function commitBacklog(world: BenchWorld, tenantCode: string, count
   );
 }
 
-/** The tenant's deliveries still pending: its backlog. */
-export async function pendingDeliveries(world: BenchWorld, tenantId: string): Promise<number> {
-  const [{ n }] = await world.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM notifications.webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING'`,
-    [tenantId],
+/** The tenant's work still waiting: events not fanned out yet, and deliveries pending. */
+export async function backlogOf(
+  world: BenchWorld,
+  tenant: { tenantId: string; code: string },
+): Promise<{ events: number; deliveries: number }> {
+  const [row] = await world.query<{ events: number; deliveries: number }>(
+    `SELECT (SELECT count(*)::int FROM events.outbox WHERE tenant_code = $2 AND processed_at IS NULL) AS events,
+            (SELECT count(*)::int FROM notifications.webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING') AS deliveries`,
+    [tenant.tenantId, tenant.code],
   );
-  return n;
+  return row;
 }
 
-/** Waits until the tenant has at least `count` deliveries pending (its backlog fanned out); answers the backlog. */
-export async function backlogBuilt(
+/** Waits until the tenant has at least `count` pending deliveries: its backlog reached the delivery queue. */
+export async function deliveriesPiledUp(
   world: BenchWorld,
-  tenantId: string,
+  tenant: { tenantId: string; code: string },
   count: number,
   timeoutMs: number,
-): Promise<number> {
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const [{ n }] = await world.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM notifications.webhook_deliveries WHERE tenant_id = $1`,
-      [tenantId],
-    );
-    if (n >= count) return pendingDeliveries(world, tenantId);
+    if ((await backlogOf(world, tenant)).deliveries >= count) return;
     await sleep(200);
   }
-  throw new Error(`the backlog of ${count} events was not fanned out within ${timeoutMs / 1000} s`);
+  throw new Error(`${count} deliveries did not pile up within ${timeoutMs / 1000} s`);
 }

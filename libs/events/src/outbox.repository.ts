@@ -25,6 +25,9 @@ export interface PublishedEventRef {
   position: string;
 }
 
+/** Publishes claimed events: their ids, and the tenant of each. */
+export type PublishClaimed = (ids: string[], tenantCodes: string[]) => Promise<void>;
+
 @Injectable()
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -60,18 +63,18 @@ export class OutboxRepository {
    * (FOR UPDATE SKIP LOCKED), hands their ids to `publish` while holding the row locks, then marks
    * them published, all in one transaction. Returns how many it published.
    */
-  publishUnpublished(eventIds: string[], publish: (ids: string[]) => Promise<void>): Promise<number> {
+  publishUnpublished(eventIds: string[], publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+      `SELECT id, tenant_code FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
       [eventIds],
       publish,
     );
   }
 
   /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
-  publishOldestUnpublished(limit: number, publish: (ids: string[]) => Promise<void>): Promise<number> {
+  publishOldestUnpublished(limit: number, publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE published_at IS NULL
+      `SELECT id, tenant_code FROM events.outbox WHERE published_at IS NULL
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
       publish,
@@ -81,13 +84,16 @@ export class OutboxRepository {
   private claimAndMarkPublished(
     claimSql: string,
     params: unknown[],
-    publish: (ids: string[]) => Promise<void>,
+    publish: PublishClaimed,
   ): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const rows: Array<{ id: string }> = await manager.query(claimSql, params);
+      const rows: Array<{ id: string; tenant_code: string }> = await manager.query(claimSql, params);
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
-      await publish(ids);
+      await publish(
+        ids,
+        rows.map((r) => r.tenant_code),
+      );
       await manager.query(
         `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
         [ids],

@@ -1,5 +1,4 @@
 export * from './channels';
-export * from './delivery-priority';
 export * from './statuses';
 export * from './webhook-delivery-queue';
 export * from './notifications-data.module';

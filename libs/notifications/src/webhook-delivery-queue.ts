@@ -28,7 +28,7 @@ export const WebhookDeliveryQueueModule = BullModule.registerQueueAsync({
 const ENQUEUE_CONCURRENCY = 50;
 const DELIVER_JOB = 'deliver';
 
-/** A delivery to enqueue: when it is due (now if absent) and its job's priority (deliveryPriority). */
+/** A delivery to enqueue: when it is due (now if absent) and its job's priority (backlogPriority). */
 export interface DeliveryToEnqueue {
   deliveryId: string;
   runAt?: Date | null;

@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { QueueName, WebhookDeliveryJob } from '@fincore/events';
-import { deliveryPriority, enqueueWebhookDeliveries } from '@fincore/notifications';
+import { backlogPriority, QueueName, WebhookDeliveryJob } from '@fincore/events';
+import { enqueueWebhookDeliveries } from '@fincore/notifications';
 
 /** A frozen or unreachable Redis must not hold the request: BullMQ itself waits for it forever. */
 const ENQUEUE_TIMEOUT_MS = 3000;
@@ -16,7 +16,7 @@ export class DeliveryQueue {
 
   /** A replay of many sorts behind other tenants' fresh events, as a backlog of that size would. */
   async enqueueNow(deliveryIds: string[]): Promise<void> {
-    const priority = deliveryPriority(deliveryIds.length);
+    const priority = backlogPriority(deliveryIds.length);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

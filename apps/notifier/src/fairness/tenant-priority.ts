@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { deliveryPriority, WebhookDeliveryRepository } from '@fincore/notifications';
+import { backlogPriority } from '@fincore/events';
+import { WebhookDeliveryRepository } from '@fincore/notifications';
 
 /** How long a tenant's backlog count is reused: priorities need its size, not its exact value. */
 const BACKLOG_TTL_MS = 1000;
@@ -19,7 +20,7 @@ export class TenantPriority {
     const now = Date.now();
     const cached = this.cache.get(tenantId);
     if (cached && cached.until > now) return cached.priority;
-    const priority = deliveryPriority(await this.deliveries.countPendingOfTenant(tenantId));
+    const priority = backlogPriority(await this.deliveries.countPendingOfTenant(tenantId));
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(tenantId, { priority, until: now + BACKLOG_TTL_MS });
     return priority;
