@@ -30,12 +30,13 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       await job.moveToDelayed(outcome.at.getTime(), token);
       throw new DelayedError();
     }
-    // The next delivery of an ordered chain sleeps until it looks again; wake it now. Lost to a
-    // crash, it only looks again later: its own job's time is the net. It keeps its priority.
+    // The next delivery of an ordered chain sleeps until it looks again; wake it now. A wake-up lost
+    // (a crash, Redis away) only makes it look again later: its own job's time is the net, so this
+    // job, already recorded, does not fail for it.
     if (outcome.wake) {
       await enqueueWebhookDeliveries(this.queue, [
         { deliveryId: outcome.wake.id, runAt: outcome.wake.nextAttemptAt, priority: job.opts.priority ?? 1 },
-      ]);
+      ]).catch(() => undefined);
     }
   }
 }
