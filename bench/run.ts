@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BenchProcess, DIST_ROOT, sleep } from './support/processes';
-import { loadNotes, runLoad } from './support/load';
+import { api, loadNotes, runLoad } from './support/load';
 import { TimingReceiver } from './support/receiver';
 import { Metric, renderTable } from './support/report';
 import { assertLoopback, BenchSettings, loadBenchSettings } from './support/settings';
@@ -31,6 +31,7 @@ import {
   provisionFincorePersons,
   subscribeWebhooks,
 } from './scenarios/events';
+import { backlogOf, commitBacklog, deliveriesPiledUp } from './scenarios/fairness';
 
 interface Context {
   settings: BenchSettings;
@@ -173,6 +174,99 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
   ];
 }
 
+// ------------------------------------------------------------------ fairness between tenants
+
+/** The flooding tenant's subscriber answers this slowly, so its backlog lasts while the other sends. */
+const FLOODED_RECEIVER_DELAY_MS = 1000;
+
+/**
+ * A quiet tenant sends changes one at a time, first alone, then while another tenant has a backlog
+ * of thousands of deliveries to a slow subscriber: API response -> webhook of the quiet tenant.
+ */
+async function fairnessScenario(ctx: Context): Promise<Metric[]> {
+  const { settings, systems, world } = ctx;
+  const scenario = 'fairness';
+  const receiver = await TimingReceiver.start({ '/flooded': FLOODED_RECEIVER_DELAY_MS });
+  const timeoutMs = settings.eventTimeoutSeconds * 1000;
+  const quietIds = Array.from({ length: 2 * settings.fairnessEvents }, (_, i) => `bench-quiet-${i}`);
+  let alone: EventRun | undefined;
+  let flooded: EventRun | undefined;
+  let whyNot: string | undefined;
+  const notes: string[] = [];
+  try {
+    log('fairness: starting credentials-api, notification-api, notifier');
+    const [credentials, notifications, notifier] = await Promise.all([
+      systems.startFincore('credentials-api'),
+      systems.startFincore('notification-api'),
+      systems.startFincore('notifier'),
+    ]);
+    const [quiet, flooding] = [await world.createTenant(), await world.createTenant()];
+    await provisionFincorePersons(credentials.url, quiet, quietIds);
+    for (const [tenant, path] of [
+      [quiet, '/quiet'],
+      [flooding, '/flooded'],
+    ] as const) {
+      const h = { 'x-auth-token': tenant.token };
+      await api(
+        notifications.url,
+        'PUT',
+        '/api/v1/notification-config/enable',
+        { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+        h,
+      );
+      await api(notifications.url, 'POST', '/api/v1/webhook-endpoints', { url: `${receiver.url}${path}` }, h);
+    }
+    if (!(await outboxDrained(world, 30_000)))
+      throw new Error('the notifier did not handle the set-up events within 30 s');
+    const drive = (ids: string[]) =>
+      driveEvents({
+        url: credentials.url,
+        token: quiet.token,
+        ids,
+        connections: 1,
+        receiver,
+        receiverPath: '/quiet',
+        timeoutMs,
+      });
+    log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant, one at a time, alone`);
+    alone = await drive(quietIds.slice(0, settings.fairnessEvents));
+    log(`fairness: the other tenant commits ${settings.fairnessBacklog} events at once`);
+    await commitBacklog(world, flooding.code, settings.fairnessBacklog);
+    await deliveriesPiledUp(world, flooding, Math.ceil(settings.fairnessBacklog / 10), timeoutMs);
+    const before = await backlogOf(world, flooding);
+    log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant behind ${JSON.stringify(before)}`);
+    flooded = await drive(quietIds.slice(settings.fairnessEvents));
+    const after = await backlogOf(world, flooding);
+    notes.push(
+      `the flooding tenant's backlog when the quiet tenant started: ${before.events} events not fanned out, ` +
+        `${before.deliveries} deliveries pending; when it ended: ${after.events} and ${after.deliveries} ` +
+        `(its subscriber answers in ${FLOODED_RECEIVER_DELAY_MS} ms; WEBHOOK_CONCURRENCY 20, one notifier)`,
+    );
+    if (!alone.complete || !flooded.complete)
+      notes.push('INCOMPLETE: some webhooks of the quiet tenant did not arrive');
+    for (const p of [credentials, notifications, notifier]) await systems.stop(p);
+  } catch (error) {
+    whyNot = reason(error);
+    log(`fairness: not measured: ${whyNot}`);
+  }
+  await receiver.close();
+  const row = (name: string, value?: number): Metric => ({
+    scenario,
+    name,
+    unit: 'ms',
+    higherIsBetter: false,
+    fincore: value ?? null,
+    baseline: null,
+    notMeasured: value === undefined ? (whyNot ?? 'incomplete') : undefined,
+  });
+  return [
+    { ...row('quiet tenant, alone: API response -> webhook p50', alone?.p50Ms), notes },
+    row('quiet tenant, alone: API response -> webhook p99', alone?.p99Ms),
+    row("quiet tenant, behind another's backlog: p50", flooded?.p50Ms),
+    row("quiet tenant, behind another's backlog: p99", flooded?.p99Ms),
+  ];
+}
+
 // ------------------------------------------------------------------ card settings and fee quotes
 
 async function cardScenarios(ctx: Context, wants: (s: string) => boolean): Promise<Metric[]> {
@@ -290,7 +384,7 @@ async function main(): Promise<void> {
 
   // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
   const budgetSeconds =
-    4 * (settings.seconds + settings.warmupSeconds) + 2 * settings.eventTimeoutSeconds + 240;
+    4 * (settings.seconds + settings.warmupSeconds) + 4 * settings.eventTimeoutSeconds + 300;
   let cleanup: () => Promise<void> = async () => undefined;
   const watchdog = setTimeout(() => {
     log(`aborted: the run took longer than ${budgetSeconds} s`);
@@ -317,6 +411,7 @@ async function main(): Promise<void> {
     const baselineApi = await systems.startBaselineApi();
     const ctx: Context = { settings, world, systems, tenant, baselineApi };
     if (wants('events')) metrics.push(...(await eventsScenario(ctx)));
+    if (wants('fairness')) metrics.push(...(await fairnessScenario(ctx)));
     if (wants('settings') || wants('fees')) metrics.push(...(await cardScenarios(ctx, wants)));
   } finally {
     await cleanup();

@@ -41,6 +41,8 @@ describe('notifier: fan-out, signed webhook delivery and retries', () => {
       tenantCode: f.tenant.code,
       occurredAt: event.occurredAt,
       correlationId: null,
+      subject: { type: 'person', id: 'person-1' },
+      sequence: null,
       data: event.data,
     });
     expect(webhook.headers['webhook-id']).toBe(event.id);

@@ -69,6 +69,44 @@ describe('notification API: webhook endpoints and deliveries', () => {
       ).toBe('ACTIVE');
     });
 
+    it('receives in parallel unless asked to order per subject, on creation or later', async () => {
+      const { token } = await stack.createTenant();
+      const parallel = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/a' });
+      const ordered = await createWebhookEndpoint(sut.api, token, {
+        url: 'http://127.0.0.1:9/b',
+        ordering: 'SUBJECT',
+      });
+      expect([parallel.ordering, ordered.ordering]).toEqual(['NONE', 'SUBJECT']);
+
+      const changed = await sut.api.patch(
+        `/api/v1/webhook-endpoints/${parallel.id}`,
+        { ordering: 'SUBJECT' },
+        { token },
+      );
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({ id: parallel.id, ordering: 'SUBJECT' });
+      expect((await sut.api.get(`/api/v1/webhook-endpoints/${parallel.id}`, { token })).body.ordering).toBe(
+        'SUBJECT',
+      );
+
+      for (const body of [{ ordering: 'FIFO' }, {}, { ordering: 'SUBJECT', url: 'http://127.0.0.1:9/c' }]) {
+        expectProblem(
+          await sut.api.patch(`/api/v1/webhook-endpoints/${parallel.id}`, body, { token }),
+          400,
+          'validation_failed',
+        );
+      }
+      expectProblem(
+        await sut.api.post(
+          '/api/v1/webhook-endpoints',
+          { url: 'http://127.0.0.1:9/d', ordering: 'fifo' },
+          { token },
+        ),
+        400,
+        'validation_failed',
+      );
+    });
+
     it('disables, enables and deletes; a deleted endpoint is gone for the API', async () => {
       const { token } = await stack.createTenant();
       const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });

@@ -16,15 +16,21 @@ export class TimingReceiver {
   readonly duplicates = new Map<string, number>();
   private server?: Server;
 
-  static async start(): Promise<TimingReceiver> {
+  /** `slowPaths`: paths answered only after this many ms (a slow subscriber), arrival noted at once. */
+  static async start(slowPaths: Record<string, number> = {}): Promise<TimingReceiver> {
     const receiver = new TimingReceiver();
     receiver.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const at = performance.now();
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
+        setTimeout(
+          () => {
+            res.writeHead(200, { 'content-type': 'text/plain' });
+            res.end('ok');
+          },
+          slowPaths[req.url ?? '/'] ?? 0,
+        );
         receiver.received++;
         try {
           const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -29,6 +29,10 @@ export interface BenchSettings {
   eventConnections: number;
   /** Longest wait for the webhooks of the events scenario, in seconds. */
   eventTimeoutSeconds: number;
+  /** Events of the flooding tenant in the fairness scenario: its backlog. */
+  fairnessBacklog: number;
+  /** Changes the quiet tenant sends one at a time, with and without the other's backlog. */
+  fairnessEvents: number;
   /** Cards the settings changes are spread over (few cards = lock contention on purpose). */
   cards: number;
   /** Scenarios to run (comma-separated names), all by default. */
@@ -50,6 +54,8 @@ export function loadBenchSettings(): BenchSettings {
     events: intFrom('BENCH_EVENTS', 2000),
     eventConnections: intFrom('BENCH_EVENT_CONNECTIONS', 10),
     eventTimeoutSeconds: intFrom('BENCH_EVENT_TIMEOUT_SECONDS', 60),
+    fairnessBacklog: intFrom('BENCH_FAIRNESS_BACKLOG', 5000),
+    fairnessEvents: intFrom('BENCH_FAIRNESS_EVENTS', 40),
     cards: intFrom('BENCH_CARDS', 200),
     only: only
       ? new Set(

@@ -72,12 +72,12 @@ describe('notification API fuzz', () => {
   it(
     'answers valid-shaped requests to every documented operation as documented',
     async () => expectNoFindings(await fuzz(target, 'valid-shaped')),
-    fuzzTimeoutMs(14),
+    fuzzTimeoutMs(15),
   );
 
   it(
     'rejects malformed requests with problem+json and a stable code, changing nothing',
     async () => expectNoFindings(await fuzz(target, 'malformed')),
-    fuzzTimeoutMs(14),
+    fuzzTimeoutMs(15),
   );
 });

@@ -8,6 +8,7 @@ import { EndpointPacer } from './delivery/endpoint-pacer';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookSender } from './delivery/webhook-sender';
 import { DomainEventProcessor } from './fan-out/domain-event.processor';
+import { TenantPriority } from './fairness/tenant-priority';
 import { FanOutService } from './fan-out/fan-out.service';
 import { NotifierMetrics } from './metrics/notifier-metrics';
 import { RetentionJanitor } from './retention/retention-janitor';
@@ -18,6 +19,7 @@ import { RetentionJanitor } from './retention/retention-janitor';
   providers: [
     secretBoxProvider('notifier'),
     NotifierMetrics,
+    TenantPriority,
     FanOutService,
     DomainEventProcessor,
     DeliveryService,

@@ -7,5 +7,7 @@ export * from './outbox.entity';
 export * from './outbox.repository';
 export * from './outbox-publisher';
 export * from './outbox-relay';
+export * from './priority';
+export * from './subject';
 export * from './unit-of-work';
 export * from './events.module';

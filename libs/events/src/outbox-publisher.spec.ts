@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { newDouble } from '../../../test/support/doubles';
 import { OutboxPublisher } from './outbox-publisher';
-import type { OutboxRepository } from './outbox.repository';
+import type { OutboxRepository, PublishClaimed } from './outbox.repository';
 import type { DomainEventJob } from './queues';
 
 describe('OutboxPublisher', () => {
@@ -11,11 +11,13 @@ describe('OutboxPublisher', () => {
   let sut: OutboxPublisher;
 
   /** The repository claims `claimed` and hands them to the publisher's callback, like the real one. */
-  const claims = (claimed: string[]) => async (_: unknown, publish: (ids: string[]) => Promise<void>) => {
-    if (!claimed.length) return 0;
-    await publish(claimed);
-    return claimed.length;
-  };
+  const claims =
+    (claimed: string[], tenants: string[] = []) =>
+    async (_: unknown, publish: PublishClaimed) => {
+      if (!claimed.length) return 0;
+      await publish(claimed, tenants);
+      return claimed.length;
+    };
 
   beforeEach(() => {
     outbox = newDouble<OutboxRepository>();
@@ -31,8 +33,14 @@ describe('OutboxPublisher', () => {
       expect(await sut.publish(['e-1', 'e-2'])).toBe(1);
       expect(outbox.publishUnpublished).toHaveBeenCalledWith(['e-1', 'e-2'], expect.any(Function));
       expect(queue.addBulk).toHaveBeenCalledWith([
-        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2' } },
+        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2', priority: 1 } },
       ]);
+    });
+
+    it("sorts a tenant's burst behind another tenant's lone event", async () => {
+      outbox.publishUnpublished.mockImplementation(claims(['a-1', 'a-2', 'b-1'], ['A', 'A', 'B']));
+      await sut.publish(['a-1', 'a-2', 'b-1']);
+      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.priority)).toEqual([2, 2, 1]);
     });
 
     it('fails the claim when the queue refuses, so the rows stay unpublished', async () => {

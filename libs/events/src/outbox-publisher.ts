@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { OutboxRepository } from './outbox.repository';
+import { priorityPerTenant } from './priority';
 import { DomainEventJob, QueueName } from './queues';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
@@ -42,20 +43,29 @@ export class OutboxPublisher implements OnApplicationShutdown {
   }
 
   async publish(eventIds: string[]): Promise<number> {
-    return this.outbox.publishUnpublished(eventIds, (ids) => this.enqueue(ids));
+    return this.outbox.publishUnpublished(eventIds, (ids, tenants) => this.enqueue(ids, tenants));
   }
 
   /** Publishes up to `limit` of the oldest unpublished rows; returns how many it published. */
   async publishPending(limit = 100): Promise<number> {
-    return this.outbox.publishOldestUnpublished(limit, (ids) => this.enqueue(ids));
+    return this.outbox.publishOldestUnpublished(limit, (ids, tenants) => this.enqueue(ids, tenants));
   }
 
-  /** Adds the jobs; a no-op for an event whose job is still in the queue. */
-  async enqueue(eventIds: string[]): Promise<void> {
+  /**
+   * Adds the jobs; a no-op for an event whose job is still in the queue. A tenant's burst (a change
+   * of thousands of cards, the relay catching up) sorts behind other tenants' lone events; events of
+   * unknown tenant count as one tenant.
+   */
+  async enqueue(eventIds: string[], tenantCodes: string[] = []): Promise<void> {
     if (!eventIds.length) return;
+    const priorities = priorityPerTenant(eventIds.map((_, i) => tenantCodes[i] ?? ''));
     await withTimeout(
       this.queue.addBulk(
-        eventIds.map((eventId) => ({ name: 'event', data: { eventId }, opts: { jobId: eventId } })),
+        eventIds.map((eventId, i) => ({
+          name: 'event',
+          data: { eventId },
+          opts: { jobId: eventId, priority: priorities[i] },
+        })),
       ),
       ENQUEUE_TIMEOUT_MS,
       'Enqueueing domain events',

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainEvent, envelopeFromRow, OutboxRow } from './envelope';
+import { subjectOf } from './subject';
 
 /** The channel the outbox insert trigger notifies on, once per committed row. */
 export const OUTBOX_CHANNEL = 'fincore_outbox';
@@ -24,6 +25,9 @@ export interface PublishedEventRef {
   position: string;
 }
 
+/** Publishes claimed events: their ids, and the tenant of each. */
+export type PublishClaimed = (ids: string[], tenantCodes: string[]) => Promise<void>;
+
 @Injectable()
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -31,13 +35,16 @@ export class OutboxRepository {
   /**
    * Inserts the events with the caller's transaction, so they commit or roll back with the change
    * they describe. One statement whatever their number: a change of many rows would otherwise
-   * make one round trip per event while holding its locks.
+   * make one round trip per event while holding its locks. The position each row gets here, after
+   * the caller locked the subject's row, orders one subject's events as they commit.
    */
   async insertEvents(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const subjects = events.map((e) => subjectOf(e.type, e.data));
     await manager.query(
-      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[])`,
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, subject_type, subject_id)
+       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[],
+                            $7::varchar[], $8::text[])`,
       [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -45,6 +52,8 @@ export class OutboxRepository {
         events.map((e) => e.occurredAt),
         events.map((e) => e.correlationId),
         events.map((e) => JSON.stringify(e.data)),
+        subjects.map((s) => s.type),
+        subjects.map((s) => s.id),
       ],
     );
   }
@@ -54,18 +63,18 @@ export class OutboxRepository {
    * (FOR UPDATE SKIP LOCKED), hands their ids to `publish` while holding the row locks, then marks
    * them published, all in one transaction. Returns how many it published.
    */
-  publishUnpublished(eventIds: string[], publish: (ids: string[]) => Promise<void>): Promise<number> {
+  publishUnpublished(eventIds: string[], publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+      `SELECT id, tenant_code FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
       [eventIds],
       publish,
     );
   }
 
   /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
-  publishOldestUnpublished(limit: number, publish: (ids: string[]) => Promise<void>): Promise<number> {
+  publishOldestUnpublished(limit: number, publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE published_at IS NULL
+      `SELECT id, tenant_code FROM events.outbox WHERE published_at IS NULL
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
       publish,
@@ -75,13 +84,16 @@ export class OutboxRepository {
   private claimAndMarkPublished(
     claimSql: string,
     params: unknown[],
-    publish: (ids: string[]) => Promise<void>,
+    publish: PublishClaimed,
   ): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const rows: Array<{ id: string }> = await manager.query(claimSql, params);
+      const rows: Array<{ id: string; tenant_code: string }> = await manager.query(claimSql, params);
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
-      await publish(ids);
+      await publish(
+        ids,
+        rows.map((r) => r.tenant_code),
+      );
       await manager.query(
         `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
         [ids],

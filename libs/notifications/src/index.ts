@@ -12,6 +12,8 @@ export * from './webhook-deliveries/webhook-delivery-attempt.entity';
 export * from './webhook-deliveries/webhook-delivery.repository';
 export type {
   AttemptRecord,
+  ChainPosition,
+  CreatedDelivery,
   DeliveryForAttempt,
   DeliveryPosition,
   PendingDelivery,

@@ -20,3 +20,13 @@ export const AttemptOutcome = {
   Failed: 'FAILED',
 } as const;
 export type AttemptOutcome = (typeof AttemptOutcome)[keyof typeof AttemptOutcome];
+
+/**
+ * How an endpoint receives events: NONE in parallel; SUBJECT one at a time per subject (person,
+ * card), in commit order, each with its sequence among the endpoint's events about the subject.
+ */
+export const EndpointOrdering = {
+  None: 'NONE',
+  Subject: 'SUBJECT',
+} as const;
+export type EndpointOrdering = (typeof EndpointOrdering)[keyof typeof EndpointOrdering];

@@ -28,6 +28,13 @@ export const WebhookDeliveryQueueModule = BullModule.registerQueueAsync({
 const ENQUEUE_CONCURRENCY = 50;
 const DELIVER_JOB = 'deliver';
 
+/** A delivery to enqueue: when it is due (now if absent) and its job's priority (backlogPriority). */
+export interface DeliveryToEnqueue {
+  deliveryId: string;
+  runAt?: Date | null;
+  priority: number;
+}
+
 /**
  * Enqueues one job per delivery (job id = delivery id). A job already waiting or active is left
  * alone; a delayed one is brought forward when the delivery is due now (a replay or manual retry of
@@ -36,7 +43,7 @@ const DELIVER_JOB = 'deliver';
  */
 export async function enqueueWebhookDeliveries(
   queue: Queue<WebhookDeliveryJob>,
-  deliveries: Array<{ deliveryId: string; runAt?: Date | null }>,
+  deliveries: DeliveryToEnqueue[],
 ): Promise<number> {
   // Deliveries are independent: a bounded number at a time, so a reconcile of a large backlog
   // takes round trips in parallel rather than one after the other.
@@ -47,13 +54,13 @@ export async function enqueueWebhookDeliveries(
 /** Adds one job per delivery just created, in one round trip: fresh ids cannot have a job yet. */
 export async function addNewWebhookDeliveries(
   queue: Queue<WebhookDeliveryJob>,
-  deliveryIds: readonly string[],
+  deliveries: ReadonlyArray<Pick<DeliveryToEnqueue, 'deliveryId' | 'priority'>>,
 ): Promise<void> {
   await queue.addBulk(
-    deliveryIds.map((deliveryId) => ({
+    deliveries.map(({ deliveryId, priority }) => ({
       name: DELIVER_JOB,
       data: { deliveryId },
-      opts: { ...WEBHOOK_DELIVERY_JOB_OPTIONS, jobId: deliveryId },
+      opts: { ...WEBHOOK_DELIVERY_JOB_OPTIONS, jobId: deliveryId, priority },
     })),
   );
 }
@@ -61,7 +68,7 @@ export async function addNewWebhookDeliveries(
 /** True when a job had to be added. */
 async function enqueueOne(
   queue: Queue<WebhookDeliveryJob>,
-  { deliveryId, runAt }: { deliveryId: string; runAt?: Date | null },
+  { deliveryId, runAt, priority }: DeliveryToEnqueue,
 ): Promise<boolean> {
   const delay = runAt ? Math.max(0, runAt.getTime() - Date.now()) : 0;
   const existing = await queue.getJob(deliveryId);
@@ -72,6 +79,10 @@ async function enqueueOne(
     if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
     await existing.remove().catch(() => undefined);
   }
-  await queue.add(DELIVER_JOB, { deliveryId }, { ...WEBHOOK_DELIVERY_JOB_OPTIONS, jobId: deliveryId, delay });
+  await queue.add(
+    DELIVER_JOB,
+    { deliveryId },
+    { ...WEBHOOK_DELIVERY_JOB_OPTIONS, jobId: deliveryId, delay, priority },
+  );
   return true;
 }

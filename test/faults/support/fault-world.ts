@@ -58,7 +58,12 @@ export class FaultWorld {
   ) {}
 
   static async start(
-    options: { settings?: Record<string, string>; notifiers?: number } = {},
+    options: {
+      settings?: Record<string, string>;
+      notifiers?: number;
+      /** How the tenant's endpoint receives: in parallel (default) or ordered per subject. */
+      ordering?: 'NONE' | 'SUBJECT';
+    } = {},
   ): Promise<FaultWorld> {
     const postgres = await OwnedPostgres.start();
     const redis = await OwnedRedis.start().catch(async (error) => {
@@ -73,7 +78,9 @@ export class FaultWorld {
       // One at a time: booting several apps at once on a busy machine outlasts their readiness wait.
       const credentials = await stack.spawnApp('credentials-api');
       const notifications = await stack.spawnApp('notification-api');
-      const tenant = await webhookTenant(stack, new ApiClient(notifications.url), receiver.url);
+      const tenant = await webhookTenant(stack, new ApiClient(notifications.url), receiver.url, {
+        ordering: options.ordering,
+      });
       const world = new FaultWorld(postgres, redis, stack, receiver, new ApiClient(credentials.url), tenant);
       world.apps.push(
         { name: 'credentials-api', app: credentials },

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import {
   ChannelCode,
   DeliveryStatus,
+  EndpointOrdering,
   EndpointStatus,
   NotificationConfigRepository,
   WebhookDeliveryEntity,
@@ -22,6 +23,7 @@ export function aWebhookEndpoint(overrides: Partial<WebhookEndpointEntity> = {})
     description: null,
     notificationTypeCodes: null,
     status: EndpointStatus.Active,
+    ordering: EndpointOrdering.None,
     disabledReason: null,
     disabledAt: null,
     secretSealed: 'sealed-secret',
@@ -52,6 +54,9 @@ export function aWebhookDelivery(overrides: Partial<WebhookDeliveryEntity> = {})
     notificationTypeCode: 'PERSON_UPDATED',
     eventOccurredAt: EARLIER,
     status: DeliveryStatus.Pending,
+    subjectType: null,
+    subjectId: null,
+    sequence: null,
     attemptCount: 0,
     cycleAttempts: 0,
     nextAttemptAt: EARLIER,
@@ -69,22 +74,24 @@ export function aWebhookDelivery(overrides: Partial<WebhookDeliveryEntity> = {})
 export class NotificationRows {
   constructor(private readonly db: DataSource) {}
 
-  /** An outbox event of the tenant; answers its id. */
+  /** An outbox event of the tenant about a person (a new one unless given); answers its id. */
   async event(
     tenant: TenantEntity,
-    options: { type?: string; occurredAt?: Date; processed?: boolean } = {},
+    options: { type?: string; occurredAt?: Date; processed?: boolean; personId?: string } = {},
   ): Promise<string> {
     const id = randomUUID();
+    const personId = options.personId ?? randomUUID();
     await this.db.query(
-      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, processed_at)
-       VALUES ($1, $2, $3, $4, 'corr-1', $5, $6)`,
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, processed_at, subject_type, subject_id)
+       VALUES ($1, $2, $3, $4, 'corr-1', $5, $6, 'person', $7)`,
       [
         id,
         options.type ?? 'PERSON_UPDATED',
         tenant.code,
         options.occurredAt ?? new Date(),
-        { personId: randomUUID() },
+        { personId },
         options.processed ? new Date() : null,
+        personId,
       ],
     );
     return id;

@@ -44,6 +44,7 @@ export interface WebhookEndpointInput {
   notificationTypeCodes?: string[];
   rateLimit?: number | null;
   signatureSchemes?: string[];
+  ordering?: 'NONE' | 'SUBJECT';
 }
 
 /** Registers a webhook endpoint (201 or the test fails); the answer holds its id and secret. */
@@ -70,12 +71,13 @@ export async function webhookTenant(
   stack: TestStack,
   api: ApiClient,
   baseUrl: string,
-  options: { enable?: boolean } = {},
+  options: { enable?: boolean; ordering?: WebhookEndpointInput['ordering'] } = {},
 ): Promise<WebhookTenant> {
   const fixture = await stack.createTenant();
   const config = options.enable !== false ? (await enableNotifications(api, fixture.token)).body : null;
   const endpoint = await createWebhookEndpoint(api, fixture.token, {
     url: `${baseUrl}/${fixture.tenant.code}`,
+    ...(options.ordering && { ordering: options.ordering }),
   });
   return { ...fixture, endpoint, config };
 }

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { QueueName, WebhookDeliveryJob } from '@fincore/events';
+import { backlogPriority, QueueName, WebhookDeliveryJob } from '@fincore/events';
 import { enqueueWebhookDeliveries } from '@fincore/notifications';
 
 /** A frozen or unreachable Redis must not hold the request: BullMQ itself waits for it forever. */
@@ -14,13 +14,15 @@ export class DeliveryQueue {
 
   constructor(@InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>) {}
 
+  /** A replay of many sorts behind other tenants' fresh events, as a backlog of that size would. */
   async enqueueNow(deliveryIds: string[]): Promise<void> {
+    const priority = backlogPriority(deliveryIds.length);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         enqueueWebhookDeliveries(
           this.queue,
-          deliveryIds.map((deliveryId) => ({ deliveryId })),
+          deliveryIds.map((deliveryId) => ({ deliveryId, priority })),
         ),
         new Promise<never>((_, reject) => {
           timer = setTimeout(

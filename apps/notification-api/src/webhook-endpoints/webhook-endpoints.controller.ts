@@ -72,8 +72,10 @@ export class WebhookEndpointsController {
   @Patch(':endpointId')
   @ApiAuth('notifications:write')
   @ApiOperation({
-    summary: 'Change delivery settings: rate limit, signature schemes',
-    description: 'Turning v1a on gives an endpoint without a key pair its ed25519 key pair.',
+    summary: 'Change how an endpoint receives events: ordering, rate limit, signature schemes',
+    description:
+      'Deliveries already created keep the ordering they were created with. Turning v1a on gives an ' +
+      'endpoint without a key pair its ed25519 key pair.',
   })
   @ApiOkResponse({ standardSchema: WebhookEndpointResponse })
   @ApiNotFoundResponse(notFound)

@@ -4,9 +4,10 @@ export const createWebhookEndpointExample = {
   notificationTypeCodes: ['PERSON_UPDATED'],
   rateLimit: 20,
   signatureSchemes: ['v1', 'v1a'],
+  ordering: 'SUBJECT',
 };
 
-export const updateWebhookEndpointExample = { rateLimit: 5, signatureSchemes: ['v1a'] };
+export const updateWebhookEndpointExample = { ordering: 'SUBJECT', rateLimit: 5, signatureSchemes: ['v1a'] };
 
 const publicKey = 'whpk_Uq4Uu6ffNSDp5MMmKXsoCrDMVqVqmu2xOhvwMSUyodo=';
 
@@ -16,6 +17,7 @@ export const webhookEndpointExample = {
   description: 'CRM sync',
   notificationTypeCodes: ['PERSON_UPDATED'],
   status: 'ACTIVE',
+  ordering: 'SUBJECT',
   disabledReason: null,
   disabledAt: null,
   failingSince: null,

@@ -14,6 +14,7 @@ export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointRes
     description: e.description,
     notificationTypeCodes: e.notificationTypeCodes,
     status: e.status,
+    ordering: e.ordering,
     disabledReason: e.disabledReason,
     disabledAt: isoOrNull(e.disabledAt),
     failingSince: isoOrNull(e.failingSince),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@fincore/events';
-import { EndpointStatus } from '@fincore/notifications';
+import { EndpointOrdering, EndpointStatus } from '@fincore/notifications';
 import { boundedInt, freeText, instant } from '@fincore/platform';
 import { SIGNATURE_SCHEMES } from '@fincore/webhooks';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
@@ -37,6 +37,15 @@ const SignatureSchemes = z
       'the public key), or both during a migration (space-separated in webhook-signature)',
   );
 
+const Ordering = z
+  .enum(EndpointOrdering)
+  .describe(
+    'NONE: events are sent in parallel (fastest). SUBJECT: events about one subject (one person, one card) ' +
+      'arrive one at a time in commit order, each carrying `subject` and `sequence` (1, 2, 3… per subject ' +
+      'for this endpoint); a later event waits while an earlier one is retried, other subjects go on. ' +
+      'A delivery that fails for good leaves a gap in the sequence and the chain moves on',
+  );
+
 export const CreateWebhookEndpointRequest = z
   .object({
     url: z
@@ -58,12 +67,14 @@ export const CreateWebhookEndpointRequest = z
       .describe('Types this endpoint receives; omitted: every type the tenant enables'),
     rateLimit: RateLimit.optional(),
     signatureSchemes: SignatureSchemes.optional().describe('Default ["v1"]'),
+    ordering: Ordering.optional().describe(`${Ordering.description} (default NONE)`),
   })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
 
 export const UpdateWebhookEndpointRequest = z
   .object({
+    ordering: Ordering.optional().describe('Omitted: unchanged'),
     rateLimit: RateLimit.optional().describe('null removes the limit; omitted: unchanged'),
     signatureSchemes: SignatureSchemes.optional().describe('Omitted: unchanged'),
   })
@@ -78,6 +89,7 @@ export const WebhookEndpointResponse = z
     description: z.string().nullable(),
     notificationTypeCodes: z.array(z.string()).nullable().describe('null: every type the tenant enables'),
     status: z.enum(EndpointStatus),
+    ordering: Ordering,
     disabledReason: z
       .string()
       .nullable()

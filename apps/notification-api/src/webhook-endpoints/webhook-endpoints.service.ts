@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '@fincore/events';
 import {
+  EndpointOrdering,
   EndpointPacingState,
   EndpointStatus,
   WebhookDeliveryRepository,
@@ -72,6 +73,7 @@ export class WebhookEndpointsService {
           ? [...new Set(request.notificationTypeCodes)]
           : null,
         status: EndpointStatus.Active,
+        ordering: request.ordering ?? EndpointOrdering.None,
         disabledReason: null,
         disabledAt: null,
         secretSealed: this.secrets.seal(secret),
@@ -112,7 +114,11 @@ export class WebhookEndpointsService {
     );
   }
 
-  /** Changes delivery settings; the notifier reads them at each attempt, so they apply to queued deliveries too. */
+  /**
+   * Changes how the endpoint receives events. The rate limit and signature schemes are read at each
+   * attempt, so they apply to queued deliveries too; ordering applies to deliveries created from now
+   * on (those of an ordered chain still go one at a time, the others in parallel).
+   */
   async update(principal: Principal, endpointId: string, request: UpdateWebhookEndpointRequest) {
     return this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
@@ -125,6 +131,7 @@ export class WebhookEndpointsService {
         });
       }
       Object.assign(endpoint, {
+        ordering: request.ordering ?? endpoint.ordering,
         rateLimit: request.rateLimit === undefined ? endpoint.rateLimit : request.rateLimit,
         signatureSchemes,
         updatedAt: new Date(),

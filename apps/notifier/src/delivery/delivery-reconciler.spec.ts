@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
 import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { TenantPriority } from '../fairness/tenant-priority';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
 import { DeliveryReconciler } from './delivery-reconciler';
@@ -8,6 +9,7 @@ import { DeliveryReconciler } from './delivery-reconciler';
 const pending = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => ({
     id: `d${from + i}`,
+    tenantId: 'tenant-1',
     nextAttemptAt: null,
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from + i)),
   }));
@@ -20,7 +22,9 @@ describe('DeliveryReconciler', () => {
   beforeEach(() => {
     deliveries = newDouble<WebhookDeliveryRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
-    sut = new DeliveryReconciler(deliveries, queue, { RECONCILE_INTERVAL_MS: 1000 } as AppConfig);
+    const priority = newDouble<TenantPriority>();
+    priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 3])));
+    sut = new DeliveryReconciler(deliveries, queue, { RECONCILE_INTERVAL_MS: 1000 } as AppConfig, priority);
   });
 
   describe('reconcile', () => {
@@ -31,6 +35,11 @@ describe('DeliveryReconciler', () => {
       );
 
       expect(await sut.reconcile()).toBe(501);
+      expect(queue.add).toHaveBeenCalledWith(
+        'deliver',
+        { deliveryId: 'd1' },
+        expect.objectContaining({ priority: 3 }),
+      );
 
       expect(deliveries.pagePending).toHaveBeenCalledTimes(2);
       expect(deliveries.pagePending.mock.calls[0]).toEqual([

@@ -8,6 +8,7 @@ import {
   WebhookDeliveryRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { TenantPriority } from '../fairness/tenant-priority';
 
 const BATCH = 500;
 
@@ -26,6 +27,7 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
     private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly priority: TenantPriority,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,9 +51,14 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
     for (;;) {
       const page = await this.deliveries.pagePending(after, BATCH);
       if (!page.length) break;
+      const priorities = await this.priority.ofAll(page.map((d) => d.tenantId));
       restored += await enqueueWebhookDeliveries(
         this.queue,
-        page.map((d) => ({ deliveryId: d.id, runAt: d.nextAttemptAt })),
+        page.map((d) => ({
+          deliveryId: d.id,
+          runAt: d.nextAttemptAt,
+          priority: priorities.get(d.tenantId)!,
+        })),
       );
       const last = page[page.length - 1];
       after = { createdAt: last.createdAt, id: last.id };

@@ -33,6 +33,7 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
   status: 'PENDING',
   nextAttemptAt: null,
   eventOccurredAt: new Date(Date.now() - 1000),
+  chain: null,
   endpoint: {
     url: 'https://hooks.example.com/fincore',
     status: 'ACTIVE',
@@ -56,6 +57,7 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
   }),
   ...overrides,
 });
+const chain = { endpointId: 'endpoint-1', subjectType: 'person', subjectId: 'p1', sequence: 4 };
 const response = (statusCode: number): SentAttempt => ({
   result: { kind: 'response', statusCode },
   durationMs: 12,
@@ -205,6 +207,61 @@ describe('DeliveryService', () => {
       await sut.attempt('delivery-1');
 
       expect(pacer.pause.mock.calls).toEqual([['endpoint-1', 7000]]);
+    });
+
+    it('sends the subject, and the sequence of an ordered endpoint, in the envelope', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery({ chain }));
+      deliveries.pendingInChain.mockResolvedValue(undefined);
+      sender.send.mockResolvedValue(response(200));
+      deliveries.recordSucceededAttempt.mockResolvedValue('SUCCEEDED');
+
+      await sut.attempt('delivery-1');
+
+      expect(JSON.parse(sender.send.mock.calls[0][0].body)).toMatchObject({
+        subject: { type: 'person', id: 'p1' },
+        sequence: 4,
+      });
+    });
+
+    it('holds an ordered delivery back while an earlier one about its subject is pending', async () => {
+      const headDue = new Date(Date.now() + 30_000);
+      deliveries.findForAttempt.mockResolvedValue(delivery({ chain }));
+      deliveries.pendingInChain.mockResolvedValue({ id: 'delivery-0', nextAttemptAt: headDue });
+
+      const sut1 = await sut.attempt('delivery-1');
+
+      expect(deliveries.pendingInChain).toHaveBeenCalledWith(chain, 'before');
+      expect(sut1).toEqual({ kind: 'run_at', at: expect.any(Date) });
+      expect((sut1 as { at: Date }).at.getTime()).toBeGreaterThan(headDue.getTime());
+      expect(sender.send).not.toHaveBeenCalled();
+    });
+
+    it('wakes the next delivery of the chain once an ordered one finished, failed for good included', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery({ chain }));
+      const next = { id: 'delivery-2', nextAttemptAt: new Date() };
+      deliveries.pendingInChain.mockImplementation(async (_, direction) =>
+        direction === 'after' ? next : undefined,
+      );
+      sender.send.mockResolvedValueOnce(response(200)).mockResolvedValueOnce(response(500));
+      deliveries.recordSucceededAttempt.mockResolvedValue('SUCCEEDED');
+      deliveries.lockForFailedAttempt.mockResolvedValue(2);
+      deliveries.recordFailedAttempt.mockResolvedValue('FAILED');
+      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done', wake: next });
+      expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done', wake: next });
+    });
+
+    it('keeps the chain waiting while an ordered delivery is retried', async () => {
+      deliveries.findForAttempt.mockResolvedValue(delivery({ chain }));
+      deliveries.pendingInChain.mockResolvedValue(undefined);
+      sender.send.mockResolvedValue(response(500));
+      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.recordFailedAttempt.mockResolvedValue('PENDING');
+      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+
+      expect(await sut.attempt('delivery-1')).toMatchObject({ kind: 'run_at' });
+      expect(deliveries.pendingInChain).not.toHaveBeenCalledWith(chain, 'after');
     });
 
     it('records a success in one statement, outside any transaction', async () => {

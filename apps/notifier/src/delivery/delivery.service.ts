@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { toEnvelope, UnitOfWork } from '@fincore/events';
+import { UnitOfWork } from '@fincore/events';
 import {
   AttemptOutcome,
   AttemptRecord,
   DeliveryForAttempt,
   DeliveryStatus,
   EndpointStatus,
+  PendingDelivery,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
@@ -14,6 +15,7 @@ import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { SecretBox, signWebhook } from '@fincore/webhooks';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { endpointPauseMs } from './domain/endpoint-pacing';
+import { recheckBehindHead, webhookEnvelope } from './domain/ordering';
 import {
   Decision,
   decideAfterAttempt,
@@ -24,8 +26,11 @@ import {
 import { EndpointPacer } from './endpoint-pacer';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
-/** What the job does next: nothing (finished or not ours), or run again at a time. */
-export type NextRun = { kind: 'done' } | { kind: 'run_at'; at: Date };
+/**
+ * What the job does next: nothing (finished or not ours), or run again at a time. A finished
+ * delivery of an ordered endpoint names the next one of its chain, whose job may run now.
+ */
+export type NextRun = { kind: 'done'; wake?: PendingDelivery } | { kind: 'run_at'; at: Date };
 
 const DONE: NextRun = { kind: 'done' };
 /** Early wake-ups (a reconciler re-add, a clock a little ahead) wait for their time instead of sending. */
@@ -71,6 +76,11 @@ export class DeliveryService {
       await this.deliveries.failPendingDelivery(delivery.id, reason);
       return DONE;
     }
+    if (delivery.chain) {
+      // Ordered endpoint: an earlier delivery about the same subject still pending goes first.
+      const head = await this.deliveries.pendingInChain(delivery.chain, 'before');
+      if (head) return { kind: 'run_at', at: recheckBehindHead(head.nextAttemptAt, new Date()) };
+    }
     // Last check before sending, so the slot is taken as close as can be to the request going out.
     // Waiting for a slot is no attempt: the job sleeps until then and the delivery is untouched.
     const pace = await this.pacer.pace(
@@ -78,7 +88,7 @@ export class DeliveryService {
       delivery.id,
     );
     if (pace.kind === 'wait') return { kind: 'run_at', at: pace.at };
-    const envelope = toEnvelope(event);
+    const envelope = webhookEnvelope(event, delivery.chain?.sequence ?? null);
     const body = JSON.stringify(envelope);
     const now = new Date();
     // webhook-id = event id: identical on every retry and replay, so receivers can deduplicate.
@@ -130,7 +140,10 @@ export class DeliveryService {
             this.recordFailure(manager, delivery, startedAt, sent, now),
           );
     this.observe(decision, sent, delivery);
-    return nextAt ? { kind: 'run_at', at: nextAt } : DONE;
+    if (nextAt) return { kind: 'run_at', at: nextAt };
+    // Succeeded or failed for good: the chain moves on (a failure leaves a gap in the sequence).
+    const next = delivery.chain && (await this.deliveries.pendingInChain(delivery.chain, 'after'));
+    return next ? { kind: 'done', wake: next } : DONE;
   }
 
   /** A receiver's 429/503 with Retry-After holds back the endpoint's other deliveries too, not others'. */

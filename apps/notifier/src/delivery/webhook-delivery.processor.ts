@@ -1,7 +1,8 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Job } from 'bullmq';
+import { DelayedError, Job, Queue } from 'bullmq';
 import { QueueName, WebhookDeliveryJob } from '@fincore/events';
+import { enqueueWebhookDeliveries } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { DeliveryService } from './delivery.service';
 
@@ -14,6 +15,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   constructor(
     private readonly deliveries: DeliveryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
   ) {
     super();
   }
@@ -27,6 +29,14 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     if (outcome.kind === 'run_at') {
       await job.moveToDelayed(outcome.at.getTime(), token);
       throw new DelayedError();
+    }
+    // The next delivery of an ordered chain sleeps until it looks again; wake it now. A wake-up lost
+    // (a crash, Redis away) only makes it look again later: its own job's time is the net, so this
+    // job, already recorded, does not fail for it.
+    if (outcome.wake) {
+      await enqueueWebhookDeliveries(this.queue, [
+        { deliveryId: outcome.wake.id, runAt: outcome.wake.nextAttemptAt, priority: job.opts.priority ?? 1 },
+      ]).catch(() => undefined);
     }
   }
 }

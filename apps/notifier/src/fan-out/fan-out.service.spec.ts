@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
 import { WebhookDeliveryRepository } from '@fincore/notifications';
 import { newDouble } from '../../../../test/support/doubles';
+import { TenantPriority } from '../fairness/tenant-priority';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { FanOutService } from './fan-out.service';
 
@@ -15,15 +16,18 @@ describe('FanOutService', () => {
     deliveries = newDouble<WebhookDeliveryRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     metrics = newNotifierMetricsDouble();
-    sut = new FanOutService(deliveries, queue, metrics);
+    const priority = newDouble<TenantPriority>();
+    priority.of.mockResolvedValue(2);
+    priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 2])));
+    sut = new FanOutService(deliveries, queue, metrics, priority);
   });
 
   describe('handle', () => {
-    it('adds one job per delivery it created, in one bulk add', async () => {
+    it("adds one job per delivery it created, in one bulk add, at its tenant's priority", async () => {
       const now = new Date();
       deliveries.claimEventAndCreateDeliveries.mockResolvedValue([
-        { id: 'd1', nextAttemptAt: now, notificationTypeCode: 'PERSON_UPDATED' },
-        { id: 'd2', nextAttemptAt: now, notificationTypeCode: 'PERSON_UPDATED' },
+        { id: 'd1', tenantId: 't1', nextAttemptAt: now, notificationTypeCode: 'PERSON_UPDATED' },
+        { id: 'd2', tenantId: 't1', nextAttemptAt: now, notificationTypeCode: 'PERSON_UPDATED' },
       ]);
 
       expect(await sut.handle('event-1')).toBe(2);
@@ -31,6 +35,7 @@ describe('FanOutService', () => {
       expect(deliveries.claimEventAndCreateDeliveries).toHaveBeenCalledWith('event-1', expect.any(Date));
       expect(queue.addBulk).toHaveBeenCalledTimes(1);
       expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.jobId)).toEqual(['d1', 'd2']);
+      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.priority)).toEqual([2, 2]);
       expect(metrics.fannedOut.inc).toHaveBeenCalledWith({ type: 'PERSON_UPDATED' }, 2);
       expect(deliveries.findPendingForEvent).not.toHaveBeenCalled();
     });
@@ -38,7 +43,7 @@ describe('FanOutService', () => {
     it('enqueues the pending deliveries of an event seen before, at their due time', async () => {
       const due = new Date(Date.now() + 60_000);
       deliveries.claimEventAndCreateDeliveries.mockResolvedValue([]);
-      deliveries.findPendingForEvent.mockResolvedValue([{ id: 'd1', nextAttemptAt: due }]);
+      deliveries.findPendingForEvent.mockResolvedValue([{ id: 'd1', tenantId: 't1', nextAttemptAt: due }]);
       queue.getJob.mockResolvedValue(undefined);
 
       expect(await sut.handle('event-1')).toBe(1);
@@ -46,7 +51,7 @@ describe('FanOutService', () => {
       expect(queue.add).toHaveBeenCalledWith(
         'deliver',
         { deliveryId: 'd1' },
-        expect.objectContaining({ jobId: 'd1', delay: expect.any(Number) }),
+        expect.objectContaining({ jobId: 'd1', delay: expect.any(Number), priority: 2 }),
       );
       expect(queue.add.mock.calls[0][2]!.delay).toBeGreaterThan(50_000);
       expect(queue.addBulk).not.toHaveBeenCalled();

@@ -105,7 +105,93 @@ describe('WebhookDeliveryRepository: fan-out', () => {
       const other = await rows.endpoint(tenant);
       await rows.delivery(other, { eventId, status: 'SUCCEEDED', nextAttemptAt: null });
 
-      expect(await sut.findPendingForEvent(eventId)).toEqual([{ id: pending.id, nextAttemptAt: due }]);
+      expect(await sut.findPendingForEvent(eventId)).toEqual([
+        { id: pending.id, tenantId: tenant.id, nextAttemptAt: due },
+      ]);
+    });
+  });
+
+  describe('ordered endpoints', () => {
+    const sequences = async (endpointId: string) =>
+      (
+        await db.dataSource.query(
+          `SELECT o.id AS "eventId", d.subject_id AS "subjectId", d.sequence::int AS sequence
+             FROM notifications.webhook_deliveries d JOIN events.outbox o ON o.id = d.event_id
+            WHERE d.endpoint_id = $1 ORDER BY o.position`,
+          [endpointId],
+        )
+      ).map((r: { eventId: string; subjectId: string; sequence: number | null }) => r);
+
+    it('numbers deliveries 1, 2, 3 per subject in commit order, even when a later event comes first', async () => {
+      await rows.enable(tenant);
+      const ordered = await rows.endpoint(tenant, { ordering: 'SUBJECT' });
+      const parallel = await rows.endpoint(tenant);
+      const [first, second, third] = [
+        await rows.event(tenant, { personId: 'p-1' }),
+        await rows.event(tenant, { personId: 'p-1' }),
+        await rows.event(tenant, { personId: 'p-1' }),
+      ];
+      const otherSubject = await rows.event(tenant, { personId: 'p-2' });
+
+      // The third event's fan-out takes the two earlier ones of its subject along, oldest first.
+      expect(await sut.claimEventAndCreateDeliveries(third, new Date())).toHaveLength(6);
+      expect(await sut.claimEventAndCreateDeliveries(first, new Date())).toEqual([]);
+      await sut.claimEventAndCreateDeliveries(otherSubject, new Date());
+
+      expect(await sequences(ordered.id)).toEqual([
+        { eventId: first, subjectId: 'p-1', sequence: 1 },
+        { eventId: second, subjectId: 'p-1', sequence: 2 },
+        { eventId: third, subjectId: 'p-1', sequence: 3 },
+        { eventId: otherSubject, subjectId: 'p-2', sequence: 1 },
+      ]);
+      expect((await sequences(parallel.id)).map((d: { sequence: number | null }) => d.sequence)).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
+    });
+
+    it('keeps the sequence gap-free for an endpoint that receives only some types', async () => {
+      await rows.enable(tenant);
+      await rows.enable(tenant, 'CARD_SETTINGS_CHANGED');
+      const onlyPersons = await rows.endpoint(tenant, {
+        ordering: 'SUBJECT',
+        notificationTypeCodes: ['PERSON_UPDATED'],
+      });
+      const events = [
+        await rows.event(tenant, { personId: 'p-1' }),
+        await rows.event(tenant, { personId: 'p-1', type: 'CARD_SETTINGS_CHANGED' }),
+        await rows.event(tenant, { personId: 'p-1' }),
+      ];
+      for (const id of events) await sut.claimEventAndCreateDeliveries(id, new Date());
+
+      expect((await sequences(onlyPersons.id)).map((d: { sequence: number }) => d.sequence)).toEqual([1, 2]);
+    });
+
+    it('finds the pending delivery ahead of one in its chain, and the next one behind it', async () => {
+      const endpoint = await rows.endpoint(tenant, { ordering: 'SUBJECT' });
+      const link = (sequence: number, status: 'PENDING' | 'SUCCEEDED' | 'FAILED' = 'PENDING') =>
+        rows.delivery(endpoint, { subjectType: 'person', subjectId: 'p-1', sequence, status });
+      await link(1, 'SUCCEEDED');
+      const second = await link(2);
+      await link(3, 'FAILED');
+      const fourth = await link(4);
+      const chain = { endpointId: endpoint.id, subjectType: 'person', subjectId: 'p-1' };
+
+      expect((await sut.pendingInChain({ ...chain, sequence: 4 }, 'before'))?.id).toBe(second.id);
+      expect(await sut.pendingInChain({ ...chain, sequence: 2 }, 'before')).toBeUndefined();
+      expect((await sut.pendingInChain({ ...chain, sequence: 2 }, 'after'))?.id).toBe(fourth.id);
+      expect(await sut.pendingInChain({ ...chain, subjectId: 'p-2', sequence: 9 }, 'before')).toBeUndefined();
+    });
+
+    it("counts a tenant's pending deliveries as its backlog", async () => {
+      const endpoint = await rows.endpoint(tenant);
+      await rows.delivery(endpoint);
+      await rows.delivery(endpoint);
+      await rows.delivery(endpoint, { status: 'SUCCEEDED' });
+
+      expect(await sut.countPendingOfTenant(tenant.id)).toBe(2);
     });
   });
 });

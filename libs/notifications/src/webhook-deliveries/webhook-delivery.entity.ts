@@ -24,6 +24,20 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'varchar', length: 16 })
   status: DeliveryStatus;
 
+  /** Set for deliveries to an ordered endpoint: the subject, and this delivery's place in its chain. */
+  @Column({ name: 'subject_type', type: 'varchar', length: 32, nullable: true })
+  subjectType: string | null;
+
+  @Column({ name: 'subject_id', type: 'text', nullable: true })
+  subjectId: string | null;
+
+  @Column({
+    type: 'bigint',
+    nullable: true,
+    transformer: { to: (v) => v, from: (v) => (v === null ? null : Number(v)) },
+  })
+  sequence: number | null;
+
   @Column({ name: 'attempt_count', type: 'int' })
   attemptCount: number;
 

@@ -195,7 +195,12 @@ describe('WebhookDeliveryRepository: delivery', () => {
 
       const page = await sut.pagePending(start, 2);
       expect(page.map((d) => d.id)).toEqual([first.id, second.id]);
-      expect(page[1]).toEqual({ id: second.id, nextAttemptAt: second.nextAttemptAt, createdAt: at(3) });
+      expect(page[1]).toEqual({
+        id: second.id,
+        tenantId: endpoint.tenantId,
+        nextAttemptAt: second.nextAttemptAt,
+        createdAt: at(3),
+      });
       expect((await sut.pagePending(page[1], 2)).map((d) => d.id)).toEqual([third.id]);
     });
   });

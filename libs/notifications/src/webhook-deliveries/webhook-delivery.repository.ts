@@ -3,11 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChannelCode } from '../channels';
 import { updatedRows } from '../sql-results';
-import type { DeliveryStatus } from '../statuses';
+import { EndpointOrdering, type DeliveryStatus } from '../statuses';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import {
   AttemptRecord,
+  ChainPosition,
+  CreatedDelivery,
   DeliveryForAttempt,
   DeliveryForAttemptRow,
   DeliveryPosition,
@@ -41,55 +43,126 @@ export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Marks the outbox event processed and creates one pending delivery per active endpoint of its
-   * tenant that wants its type, if the tenant enabled the type over WEBHOOK before the event
-   * occurred. One statement, so both happen or neither; an event already processed creates none.
+   * Fans out the event and, first, every earlier event of its subject not fanned out yet, oldest
+   * first: each is marked processed and gets one pending delivery per active endpoint of its tenant
+   * that wants its type, if the tenant enabled the type over WEBHOOK before the event occurred.
+   * The subject's unprocessed events are locked in position order, so two fan-outs of one subject
+   * run one after the other and the sequences of ordered endpoints follow commit order. All in one
+   * transaction; an event already processed creates nothing.
    */
-  async claimEventAndCreateDeliveries(
+  async claimEventAndCreateDeliveries(eventId: string, now: Date): Promise<CreatedDelivery[]> {
+    return this.db.transaction(async (manager) => {
+      const events: Array<{ id: string }> = await manager.query(
+        `SELECT o.id FROM events.outbox o JOIN events.outbox x ON x.id = $1
+          WHERE o.processed_at IS NULL
+            AND (o.id = x.id
+                 OR (o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
+                     AND o.subject_id = x.subject_id AND o.position < x.position))
+          ORDER BY o.position
+          FOR UPDATE OF o`,
+        [eventId],
+      );
+      const created: CreatedDelivery[] = [];
+      for (const event of events) created.push(...(await this.fanOutClaimed(manager, event.id, now)));
+      return created;
+    });
+  }
+
+  /** Count of the tenant's pending deliveries: its backlog. */
+  async countPendingOfTenant(tenantId: string): Promise<number> {
+    const [row]: Array<{ n: number }> = await this.db.query(
+      `SELECT count(*)::int AS n FROM notifications.webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING'`,
+      [tenantId],
+    );
+    return row.n;
+  }
+
+  /**
+   * The pending delivery nearest to `position` in its chain (same endpoint and subject): the first
+   * before it, which must finish before it may be sent, or the next after it, to wake once it has.
+   */
+  async pendingInChain(
+    position: ChainPosition,
+    direction: 'before' | 'after',
+  ): Promise<PendingDelivery | undefined> {
+    const [row]: Array<{ id: string; next_attempt_at: Date | null }> = await this.db.query(
+      `SELECT id, next_attempt_at FROM notifications.webhook_deliveries
+        WHERE endpoint_id = $1 AND subject_type = $2 AND subject_id = $3 AND status = 'PENDING'
+          AND sequence IS NOT NULL AND sequence ${direction === 'before' ? '<' : '>'} $4
+        ORDER BY sequence LIMIT 1`,
+      [position.endpointId, position.subjectType, position.subjectId, position.sequence],
+    );
+    return row && { id: row.id, nextAttemptAt: row.next_attempt_at };
+  }
+
+  /** One claimed (locked, unprocessed) event: marked processed, its deliveries created. */
+  private async fanOutClaimed(
+    manager: EntityManager,
     eventId: string,
     now: Date,
-  ): Promise<Array<PendingDelivery & { notificationTypeCode: string }>> {
-    const rows: Array<{ id: string; next_attempt_at: Date; type: string }> = await this.db.query(
-      `WITH event AS (
-         UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL
-         RETURNING id, type, tenant_code, occurred_at)
-       INSERT INTO notifications.webhook_deliveries
-         (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at, created_at, updated_at)
-       SELECT gen_random_uuid(), e.tenant_id, e.id, event.id, event.type, event.occurred_at, 'PENDING', $2, $2, $2
-         FROM event
-         JOIN platform.tenants t ON t.code = event.tenant_code
-         JOIN notifications.notification_configs c
-           ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
-          AND c.enabled AND c.enabled_at <= event.occurred_at
-         JOIN notifications.webhook_endpoints e
-           ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
-          AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
-       ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
-       RETURNING id, next_attempt_at, notification_type_code AS type`,
-      [eventId, now, ChannelCode.Webhook],
-    );
-    return rows.map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at, notificationTypeCode: r.type }));
+  ): Promise<CreatedDelivery[]> {
+    const rows: Array<{ id: string; tenant_id: string; next_attempt_at: Date; type: string }> =
+      await manager.query(
+        `WITH event AS (
+           UPDATE events.outbox SET processed_at = now() WHERE id = $1 AND processed_at IS NULL
+           RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id),
+         target AS (
+           SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, event.*
+             FROM event
+             JOIN platform.tenants t ON t.code = event.tenant_code
+             JOIN notifications.notification_configs c
+               ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
+              AND c.enabled AND c.enabled_at <= event.occurred_at
+             JOIN notifications.webhook_endpoints e
+               ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
+              AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
+         -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
+         sequenced AS (
+           INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
+           SELECT endpoint_id, subject_type, subject_id, 1 FROM target
+            WHERE ordering = $4 AND subject_id IS NOT NULL
+           ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
+           RETURNING endpoint_id, last_sequence)
+         INSERT INTO notifications.webhook_deliveries
+           (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
+            created_at, updated_at, subject_type, subject_id, sequence)
+         SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, target.id, target.type, target.occurred_at,
+                'PENDING', $2, $2, $2, target.subject_type, target.subject_id, sequenced.last_sequence
+           FROM target LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+         ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
+         RETURNING id, tenant_id, next_attempt_at, notification_type_code AS type`,
+        [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject],
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      tenantId: r.tenant_id,
+      nextAttemptAt: r.next_attempt_at,
+      notificationTypeCode: r.type,
+    }));
   }
 
   /** The pending deliveries of an event; undefined when the event is not in the outbox. */
-  async findPendingForEvent(eventId: string): Promise<PendingDelivery[] | undefined> {
-    const rows: Array<{ id: string | null; next_attempt_at: Date | null }> = await this.db.query(
-      `SELECT d.id, d.next_attempt_at FROM events.outbox o
-         LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
-        WHERE o.id = $1`,
-      [eventId],
-    );
+  async findPendingForEvent(
+    eventId: string,
+  ): Promise<Array<PendingDelivery & { tenantId: string }> | undefined> {
+    const rows: Array<{ id: string | null; tenant_id: string; next_attempt_at: Date | null }> =
+      await this.db.query(
+        `SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o
+           LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
+          WHERE o.id = $1`,
+        [eventId],
+      );
     if (!rows.length) return undefined;
     return rows
-      .filter((r): r is { id: string; next_attempt_at: Date | null } => r.id !== null)
-      .map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at }));
+      .filter((r): r is { id: string; tenant_id: string; next_attempt_at: Date | null } => r.id !== null)
+      .map((r) => ({ id: r.id, tenantId: r.tenant_id, nextAttemptAt: r.next_attempt_at }));
   }
 
   /** The delivery, its endpoint and its outbox event in one read, without locks. */
   async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
     const [row]: DeliveryForAttemptRow[] = await this.db.query(
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
-              e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
+              d.subject_type, d.subject_id, d.sequence, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
               e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
               e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data
@@ -135,14 +208,20 @@ export class WebhookDeliveryRepository {
   async pagePending(
     after: DeliveryPosition,
     limit: number,
-  ): Promise<Array<PendingDelivery & DeliveryPosition>> {
-    const rows: Array<{ id: string; next_attempt_at: Date | null; created_at: Date }> = await this.db.query(
-      `SELECT id, next_attempt_at, created_at FROM notifications.webhook_deliveries
+  ): Promise<Array<PendingDelivery & DeliveryPosition & { tenantId: string }>> {
+    const rows: Array<{ id: string; tenant_id: string; next_attempt_at: Date | null; created_at: Date }> =
+      await this.db.query(
+        `SELECT id, tenant_id, next_attempt_at, created_at FROM notifications.webhook_deliveries
         WHERE status = 'PENDING' AND (created_at, id) > ($1, $2)
         ORDER BY created_at, id LIMIT $3`,
-      [after.createdAt, after.id, limit],
-    );
-    return rows.map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at }));
+        [after.createdAt, after.id, limit],
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      tenantId: r.tenant_id,
+      nextAttemptAt: r.next_attempt_at,
+      createdAt: r.created_at,
+    }));
   }
 
   /** The tenant's deliveries, newest first, up to `take`. */

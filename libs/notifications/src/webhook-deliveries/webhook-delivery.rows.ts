@@ -11,6 +11,8 @@ export interface DeliveryForAttempt {
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
   eventOccurredAt: Date;
+  /** Its place in the chain of an ordered endpoint; null for a delivery sent in parallel. */
+  chain: ChainPosition | null;
   endpoint: Pick<
     WebhookEndpointEntity,
     | 'url'
@@ -45,6 +47,20 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
+/** A delivery to an ordered endpoint: its endpoint, its subject and its sequence for both. */
+export interface ChainPosition {
+  endpointId: string;
+  subjectType: string;
+  subjectId: string;
+  sequence: number;
+}
+
+/** A delivery the fan-out just created. */
+export interface CreatedDelivery extends PendingDelivery {
+  tenantId: string;
+  notificationTypeCode: string;
+}
+
 /** A delivery that exists and is pending, with when it is due. */
 export interface PendingDelivery {
   id: string;
@@ -65,6 +81,10 @@ export interface DeliveryForAttemptRow {
   status: DeliveryStatus;
   next_attempt_at: Date | null;
   event_occurred_at: Date;
+  subject_type: string | null;
+  subject_id: string | null;
+  /** bigint: pg answers it as a string. */
+  sequence: string | null;
   url: string;
   endpoint_status: EndpointStatus;
   deleted_at: Date | null;
@@ -92,6 +112,15 @@ export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAtt
     status: row.status,
     nextAttemptAt: row.next_attempt_at,
     eventOccurredAt: row.event_occurred_at,
+    chain:
+      row.sequence !== null && row.subject_type !== null && row.subject_id !== null
+        ? {
+            endpointId: row.endpoint_id,
+            subjectType: row.subject_type,
+            subjectId: row.subject_id,
+            sequence: Number(row.sequence),
+          }
+        : null,
     endpoint: {
       url: row.url,
       status: row.endpoint_status,

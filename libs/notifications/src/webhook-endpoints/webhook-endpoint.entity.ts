@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { EndpointStatus } from '../statuses';
+import type { EndpointOrdering, EndpointStatus } from '../statuses';
 
 @Entity({ schema: 'notifications', name: 'webhook_endpoints' })
 export class WebhookEndpointEntity {
@@ -21,6 +21,9 @@ export class WebhookEndpointEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status: EndpointStatus;
+
+  @Column({ type: 'varchar', length: 16, default: 'NONE' })
+  ordering: EndpointOrdering;
 
   @Column({ name: 'disabled_reason', type: 'varchar', length: 500, nullable: true })
   disabledReason: string | null;

@@ -1,4 +1,9 @@
 import { EventsOutbox1763700000100 } from './1763700000100-events-outbox';
 import { EventsOutboxProcessed1763700000830 } from './1763700000830-events-outbox-processed';
+import { EventsOutboxSubject1763700000905 } from './1763700000905-events-outbox-subject';
 
-export const EVENTS_MIGRATIONS = [EventsOutbox1763700000100, EventsOutboxProcessed1763700000830];
+export const EVENTS_MIGRATIONS = [
+  EventsOutbox1763700000100,
+  EventsOutboxProcessed1763700000830,
+  EventsOutboxSubject1763700000905,
+];

@@ -1,10 +1,12 @@
 import { NotificationsSchema1763700000600 } from './1763700000600-notifications-schema';
 import { NotificationsDeliveryRetention1763700000840 } from './1763700000840-notifications-delivery-retention';
+import { NotificationsSubjectOrdering1763700000910 } from './1763700000910-notifications-subject-ordering';
 import { NotificationsEndpointPacingAndSigningKeys1763700000920 } from './1763700000920-notifications-endpoint-pacing-and-signing-keys';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsSchema1763700000600,
   NotificationsDeliveryRetention1763700000840,
+  NotificationsSubjectOrdering1763700000910,
   NotificationsEndpointPacingAndSigningKeys1763700000920,
 ];

@@ -1,0 +1,36 @@
+import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { newDouble } from '../../../../test/support/doubles';
+import { TenantPriority } from './tenant-priority';
+
+describe('TenantPriority', () => {
+  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let sut: TenantPriority;
+
+  beforeEach(() => {
+    deliveries = newDouble<WebhookDeliveryRepository>();
+    sut = new TenantPriority(deliveries);
+  });
+
+  describe('of', () => {
+    it("answers the priority of the tenant's backlog, counted once a second at most", async () => {
+      deliveries.countPendingOfTenant.mockResolvedValue(5000);
+
+      expect(await sut.of('flooded')).toBe(13);
+      expect(await sut.of('flooded')).toBe(13);
+      expect(deliveries.countPendingOfTenant).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('ofAll', () => {
+    it('counts each tenant once, however many of its deliveries there are', async () => {
+      deliveries.countPendingOfTenant.mockImplementation(async (tenantId) =>
+        tenantId === 'quiet' ? 0 : 100,
+      );
+
+      const priorities = await sut.ofAll(['quiet', 'busy', 'busy', 'quiet']);
+
+      expect(Object.fromEntries(priorities)).toEqual({ quiet: 1, busy: 7 });
+      expect(deliveries.countPendingOfTenant).toHaveBeenCalledTimes(2);
+    });
+  });
+});
