@@ -1,8 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { carrierOf, deserializeTraceContext, endSpan, SpanKind, startSpan } from '@fincore/platform';
 import { OutboxRepository } from './outbox.repository';
-import { DomainEventJob, QueueName } from './queues';
+import { DomainEventJob, jobSpanAttributes, QueueName } from './queues';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
 
@@ -42,24 +43,53 @@ export class OutboxPublisher implements OnApplicationShutdown {
   }
 
   async publish(eventIds: string[]): Promise<number> {
-    return this.outbox.publishUnpublished(eventIds, (ids) => this.enqueue(ids));
+    return this.outbox.publishUnpublished(eventIds, (ids, traces) => this.enqueue(ids, traces));
   }
 
   /** Publishes up to `limit` of the oldest unpublished rows; returns how many it published. */
   async publishPending(limit = 100): Promise<number> {
-    return this.outbox.publishOldestUnpublished(limit, (ids) => this.enqueue(ids));
+    return this.outbox.publishOldestUnpublished(limit, (ids, traces) => this.enqueue(ids, traces));
   }
 
-  /** Adds the jobs; a no-op for an event whose job is still in the queue. */
-  async enqueue(eventIds: string[]): Promise<void> {
+  /**
+   * Adds the jobs; a no-op for an event whose job is still in the queue. `traceContexts` (the
+   * stored ones, in the order of `eventIds`) make each job continue its own event's trace.
+   */
+  async enqueue(eventIds: string[], traceContexts: ReadonlyArray<string | null> = []): Promise<void> {
     if (!eventIds.length) return;
-    await withTimeout(
-      this.queue.addBulk(
-        eventIds.map((eventId) => ({ name: 'event', data: { eventId }, opts: { jobId: eventId } })),
-      ),
-      ENQUEUE_TIMEOUT_MS,
-      'Enqueueing domain events',
+    // One PRODUCER span per event: events of one batch come from different requests and traces.
+    const spans = eventIds.map((eventId, i) =>
+      startSpan(`send ${QueueName.DomainEvents}`, {
+        kind: SpanKind.PRODUCER,
+        parent: deserializeTraceContext(traceContexts[i]),
+        attributes: {
+          ...jobSpanAttributes(QueueName.DomainEvents, 'send', eventId),
+          'fincore.event.id': eventId,
+        },
+      }),
     );
+    let failure: unknown;
+    try {
+      await withTimeout(
+        this.queue.addBulk(
+          eventIds.map((eventId, i) => {
+            const trace = carrierOf(spans[i]);
+            return {
+              name: 'event',
+              data: trace ? { eventId, trace } : { eventId },
+              opts: { jobId: eventId },
+            };
+          }),
+        ),
+        ENQUEUE_TIMEOUT_MS,
+        'Enqueueing domain events',
+      );
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      for (const span of spans) endSpan(span, failure);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

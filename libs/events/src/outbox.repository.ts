@@ -22,7 +22,12 @@ export interface PublishedEventRef {
   publishedAt: Date;
   /** `published_at` exactly as PostgreSQL holds it (microseconds; a Date keeps only milliseconds). */
   position: string;
+  /** The stored trace context, so a job enqueued again continues the event's trace. */
+  traceContext: string | null;
 }
+
+/** Publishes claimed events: their ids, and each one's stored trace context (null without tracing). */
+export type PublishClaimed = (ids: string[], traceContexts?: Array<string | null>) => Promise<void>;
 
 @Injectable()
 export class OutboxRepository {
@@ -31,13 +36,19 @@ export class OutboxRepository {
   /**
    * Inserts the events with the caller's transaction, so they commit or roll back with the change
    * they describe. One statement whatever their number: a change of many rows would otherwise
-   * make one round trip per event while holding its locks.
+   * make one round trip per event while holding its locks. `traceContext` is the serialised trace
+   * of the change, shared by all its events.
    */
-  async insertEvents(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+  async insertEvents(
+    manager: EntityManager,
+    events: readonly DomainEvent[],
+    traceContext: string | null = null,
+  ): Promise<void> {
     if (events.length === 0) return;
     await manager.query(
-      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[])`,
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, trace_context)
+       SELECT e.*, $7::text
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[]) AS e`,
       [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -45,27 +56,29 @@ export class OutboxRepository {
         events.map((e) => e.occurredAt),
         events.map((e) => e.correlationId),
         events.map((e) => JSON.stringify(e.data)),
+        traceContext,
       ],
     );
   }
 
   /**
    * Claims those of the given events that are unpublished and not claimed by anyone else
-   * (FOR UPDATE SKIP LOCKED), hands their ids to `publish` while holding the row locks, then marks
-   * them published, all in one transaction. Returns how many it published.
+   * (FOR UPDATE SKIP LOCKED), hands their ids (and stored trace contexts, in the same order) to
+   * `publish` while holding the row locks, then marks them published, all in one transaction.
+   * Returns how many it published.
    */
-  publishUnpublished(eventIds: string[], publish: (ids: string[]) => Promise<void>): Promise<number> {
+  publishUnpublished(eventIds: string[], publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+      `SELECT id, trace_context FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
       [eventIds],
       publish,
     );
   }
 
   /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
-  publishOldestUnpublished(limit: number, publish: (ids: string[]) => Promise<void>): Promise<number> {
+  publishOldestUnpublished(limit: number, publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE published_at IS NULL
+      `SELECT id, trace_context FROM events.outbox WHERE published_at IS NULL
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
       publish,
@@ -75,13 +88,16 @@ export class OutboxRepository {
   private claimAndMarkPublished(
     claimSql: string,
     params: unknown[],
-    publish: (ids: string[]) => Promise<void>,
+    publish: PublishClaimed,
   ): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const rows: Array<{ id: string }> = await manager.query(claimSql, params);
+      const rows: Array<{ id: string; trace_context: string | null }> = await manager.query(claimSql, params);
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
-      await publish(ids);
+      await publish(
+        ids,
+        rows.map((r) => r.trace_context),
+      );
       await manager.query(
         `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
         [ids],
@@ -100,15 +116,21 @@ export class OutboxRepository {
     limit: number,
     after?: PublishedEventRef,
   ): Promise<PublishedEventRef[]> {
-    const rows: Array<{ id: string; published_at: Date; position: string }> = await this.db.query(
-      `SELECT id, published_at, published_at::text AS position FROM events.outbox
+    const rows: Array<{ id: string; published_at: Date; position: string; trace_context: string | null }> =
+      await this.db.query(
+        `SELECT id, published_at, published_at::text AS position, trace_context FROM events.outbox
         WHERE published_at IS NOT NULL AND processed_at IS NULL
           AND published_at < now() - make_interval(secs => $1)
           AND ($3::timestamptz IS NULL OR (published_at, id) > ($3::timestamptz, $4::uuid))
         ORDER BY published_at, id LIMIT $2`,
-      [graceSeconds, limit, after?.position ?? null, after?.id ?? null],
-    );
-    return rows.map((r) => ({ id: r.id, publishedAt: r.published_at, position: r.position }));
+        [graceSeconds, limit, after?.position ?? null, after?.id ?? null],
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      publishedAt: r.published_at,
+      position: r.position,
+      traceContext: r.trace_context,
+    }));
   }
 
   /** The event as subscribers receive it; undefined when the outbox does not hold it. */

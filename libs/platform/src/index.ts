@@ -27,5 +27,7 @@ export * from './redis/redis.module';
 export * from './metrics/metrics';
 export * from './scheduling/periodic-task';
 export * from './platform.module';
+export * from './telemetry/trace-context';
+export * from './telemetry/tracing';
 export * from './bootstrap';
 export * from './demo-seed';

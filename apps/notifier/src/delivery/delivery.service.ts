@@ -10,9 +10,10 @@ import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
-import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, inSpan, TraceCarrier } from '@fincore/platform';
 import { SecretBox, signWebhook } from '@fincore/webhooks';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
+import { ATTEMPT_SPAN, attemptSpanOptions, recordAttemptResult } from './delivery-tracing';
 import {
   Decision,
   decideAfterAttempt,
@@ -50,7 +51,8 @@ export class DeliveryService {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
 
-  async attempt(deliveryId: string): Promise<NextRun> {
+  /** `queuedBy`: the trace context the job carries, which the attempt's span continues. */
+  async attempt(deliveryId: string, queuedBy?: TraceCarrier): Promise<NextRun> {
     const delivery = await this.deliveries.findForAttempt(deliveryId);
     if (!delivery || delivery.status !== DeliveryStatus.Pending) return DONE;
     if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() - Date.now() > EARLY_TOLERANCE_MS) {
@@ -78,14 +80,17 @@ export class DeliveryService {
       secrets: this.signingSecrets(endpoint, now),
       timestamp: now,
     });
-    const sent = await this.sender.send({
-      url: endpoint.url,
-      body,
-      headers: { ...headers },
-      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+    return inSpan(ATTEMPT_SPAN, attemptSpanOptions(delivery, queuedBy), async (span) => {
+      const sent = await this.sender.send({
+        url: endpoint.url,
+        body,
+        headers: { ...headers },
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+        policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+      });
+      recordAttemptResult(span, sent);
+      return this.record(delivery, now, sent);
     });
-    return this.record(delivery, now, sent);
   }
 
   /** The current secret, and the previous one while its grace period runs. */

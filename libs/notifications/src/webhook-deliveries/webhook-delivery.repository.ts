@@ -91,7 +91,7 @@ export class WebhookDeliveryRepository {
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
               e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
               e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-              o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data
+              o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
          FROM notifications.webhook_deliveries d
          JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id
          LEFT JOIN events.outbox o ON o.id = d.event_id
