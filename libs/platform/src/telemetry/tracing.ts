@@ -1,6 +1,7 @@
 import type { startNodeSdk } from '@opentelemetry/sdk-node';
 
-type SdkOptions = NonNullable<Parameters<typeof startNodeSdk>[0]>;
+/** The options read besides the environment (not the declarative-file variant). */
+type SdkOptions = Extract<NonNullable<Parameters<typeof startNodeSdk>[0]>, { resourceAttributes?: unknown }>;
 
 /** What `startTracing` leaves running: flushes and stops the exporter on shutdown. */
 export interface Tracing {
