@@ -58,6 +58,15 @@ describe('OutboxPublisher', () => {
       expect(queue.addBulk).not.toHaveBeenCalled();
     });
 
+    it("hands each event's stored trace context on in its job, even where this process does not trace", async () => {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      await sut.enqueue(['e-1', 'e-2'], [JSON.stringify({ traceparent }), null]);
+      expect(queue.addBulk).toHaveBeenCalledWith([
+        { name: 'event', data: { eventId: 'e-1', trace: { traceparent } }, opts: { jobId: 'e-1' } },
+        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2' } },
+      ]);
+    });
+
     it('gives up after 3 seconds when Redis does not answer', async () => {
       jest.useFakeTimers();
       queue.addBulk.mockReturnValue(new Promise(() => undefined));

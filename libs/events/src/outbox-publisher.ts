@@ -57,11 +57,12 @@ export class OutboxPublisher implements OnApplicationShutdown {
    */
   async enqueue(eventIds: string[], traceContexts: ReadonlyArray<string | null> = []): Promise<void> {
     if (!eventIds.length) return;
+    const stored = eventIds.map((_, i) => deserializeTraceContext(traceContexts[i]));
     // One PRODUCER span per event: events of one batch come from different requests and traces.
     const spans = eventIds.map((eventId, i) =>
       startSpan(`send ${QueueName.DomainEvents}`, {
         kind: SpanKind.PRODUCER,
-        parent: deserializeTraceContext(traceContexts[i]),
+        parent: stored[i],
         attributes: {
           ...jobSpanAttributes(QueueName.DomainEvents, 'send', eventId),
           'fincore.event.id': eventId,
@@ -73,7 +74,8 @@ export class OutboxPublisher implements OnApplicationShutdown {
       await withTimeout(
         this.queue.addBulk(
           eventIds.map((eventId, i) => {
-            const trace = carrierOf(spans[i]);
+            // Without a span here (tracing off in this process) the stored context still goes on.
+            const trace = carrierOf(spans[i]) ?? stored[i];
             return {
               name: 'event',
               data: trace ? { eventId, trace } : { eventId },
