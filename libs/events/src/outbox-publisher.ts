@@ -60,14 +60,14 @@ export class OutboxPublisher implements OnApplicationShutdown {
     const stored = eventIds.map((_, i) => deserializeTraceContext(traceContexts[i]));
     // One PRODUCER span per event: events of one batch come from different requests and traces.
     const spans = eventIds.map((eventId, i) =>
-      startSpan(`send ${QueueName.DomainEvents}`, {
+      startSpan(`send ${QueueName.DomainEvents}`, () => ({
         kind: SpanKind.PRODUCER,
         parent: stored[i],
         attributes: {
           ...jobSpanAttributes(QueueName.DomainEvents, 'send', eventId),
           'fincore.event.id': eventId,
         },
-      }),
+      })),
     );
     let failure: unknown;
     try {

@@ -47,6 +47,7 @@ export function attemptSpanOptions(
 
 /** What came back: the status code, or the error; a non-2xx answer marks the span failed. */
 export function recordAttemptResult(span: Span, sent: SentAttempt): void {
+  if (!span.isRecording()) return;
   if (sent.result.kind === 'response') {
     span.setAttribute('http.response.status_code', sent.result.statusCode);
     if (isSuccess(sent.result.statusCode)) return;

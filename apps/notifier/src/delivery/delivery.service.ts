@@ -80,17 +80,21 @@ export class DeliveryService {
       secrets: this.signingSecrets(endpoint, now),
       timestamp: now,
     });
-    return inSpan(ATTEMPT_SPAN, attemptSpanOptions(delivery, queuedBy), async (span) => {
-      const sent = await this.sender.send({
-        url: endpoint.url,
-        body,
-        headers: { ...headers },
-        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-        policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
-      });
-      recordAttemptResult(span, sent);
-      return this.record(delivery, now, sent);
-    });
+    return inSpan(
+      ATTEMPT_SPAN,
+      () => attemptSpanOptions(delivery, queuedBy),
+      async (span) => {
+        const sent = await this.sender.send({
+          url: endpoint.url,
+          body,
+          headers: { ...headers },
+          timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+          policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+        });
+        recordAttemptResult(span, sent);
+        return this.record(delivery, now, sent);
+      },
+    );
   }
 
   /** The current secret, and the previous one while its grace period runs. */

@@ -16,7 +16,7 @@ export class DomainEventProcessor extends WorkerHost {
     const { eventId } = job.data;
     await inSpan(
       `process ${QueueName.DomainEvents}`,
-      {
+      () => ({
         kind: SpanKind.CONSUMER,
         parent: asTraceCarrier(job.data.trace),
         attributes: {
@@ -24,7 +24,7 @@ export class DomainEventProcessor extends WorkerHost {
           'messaging.bullmq.attempts_made': job.attemptsMade,
           'fincore.event.id': eventId,
         },
-      },
+      }),
       async (span) => span.setAttribute('fincore.deliveries.queued', await this.fanOut.handle(eventId)),
     );
   }

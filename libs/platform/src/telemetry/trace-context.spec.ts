@@ -103,6 +103,13 @@ describe('trace context helpers', () => {
       expect(sut.carrierOf(undefined)).toBeUndefined();
     });
 
+    it('does not even build the span options', async () => {
+      const options = jest.fn(() => ({ attributes: { costly: 'yes' } }));
+      await sut.inSpan('work', options, async () => undefined);
+      expect(sut.startSpan('work', options)).toBeUndefined();
+      expect(options).not.toHaveBeenCalled();
+    });
+
     it('still ends in the error the work threw', async () => {
       await expect(
         sut.inSpan('work', {}, async () => {

@@ -104,18 +104,21 @@ export interface SpanOptions {
   links?: Array<Link | undefined>;
 }
 
+/** Options, or a function making them: called only when a span is made, so tracing off costs nothing. */
+export type SpanOptionsSource = SpanOptions | (() => SpanOptions);
+
 /**
  * Runs `work` inside a new active span and ends it, marking it failed when `work` throws. While
  * tracing is off no span is made at all: `work` gets a no-op span and runs as it is.
  */
 export async function inSpan<T>(
   name: string,
-  options: SpanOptions,
+  options: SpanOptionsSource,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const span = startSpan(name, options);
-  if (!span) return work(NO_SPAN);
-  const parent = options.parent ? contextFromCarrier(options.parent) : context.active();
+  const opened = open(name, options);
+  if (!opened) return work(NO_SPAN);
+  const { span, parent } = opened;
   try {
     const result = await context.with(trace.setSpan(parent, span), () => work(span));
     endSpan(span);
@@ -130,18 +133,25 @@ export async function inSpan<T>(
  * A span the caller ends itself, for work that is not one call, e.g. one span per job of a bulk
  * add. Undefined while tracing is off.
  */
-export function startSpan(name: string, options: SpanOptions): Span | undefined {
+export function startSpan(name: string, options: SpanOptionsSource): Span | undefined {
+  return open(name, options)?.span;
+}
+
+/** A new span and the context it was made in (the carrier's, or the active one); none while tracing is off. */
+function open(name: string, options: SpanOptionsSource): { span: Span; parent: Context } | undefined {
   if (!tracingActive()) return undefined;
-  const parent = options.parent ? contextFromCarrier(options.parent) : context.active();
-  return tracer().startSpan(
+  const resolved = typeof options === 'function' ? options() : options;
+  const parent = resolved.parent ? contextFromCarrier(resolved.parent) : context.active();
+  const span = tracer().startSpan(
     name,
     {
-      kind: options.kind ?? SpanKind.INTERNAL,
-      attributes: options.attributes,
-      links: options.links?.filter((l): l is Link => l !== undefined),
+      kind: resolved.kind ?? SpanKind.INTERNAL,
+      attributes: resolved.attributes,
+      links: resolved.links?.filter((l): l is Link => l !== undefined),
     },
     parent,
   );
+  return { span, parent };
 }
 
 /** The carrier that makes `span` the parent of work elsewhere (a job, a request). */
