@@ -158,6 +158,44 @@ describe('tracing: one trace from the API request to the outgoing webhook', () =
   }, 60_000);
 });
 
+describe('tracing: spans still buffered at shutdown', () => {
+  let stack: TestStack;
+  let otlp: OtlpReceiver;
+
+  beforeAll(async () => {
+    otlp = await OtlpReceiver.start();
+    stack = await TestStack.create();
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await otlp?.stop();
+  });
+
+  it('are exported on SIGTERM before the process exits', async () => {
+    // A batch delay far beyond the test: only the shutdown flush can export the span.
+    const app = await stack.spawnApp('credentials-api', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+      OTEL_SERVICE_NAME: 'credentials-under-test',
+    });
+    const requestId = `flush-${randomUUID()}`;
+    const r = await new ApiClient(app.url).get('/api/v1/persons/nobody', {
+      headers: { 'x-request-id': requestId },
+    });
+    expect(r.status).toBe(401);
+    expect(await app.stop('SIGTERM')).toBe(0);
+    expect(otlp.spans.filter((s) => s.attributes['fincore.request_id'] === requestId)).toEqual([
+      expect.objectContaining({
+        service: 'credentials-under-test',
+        name: 'GET /api/v1/persons/:personId',
+        attributes: expect.objectContaining({ 'http.response.status_code': 401 }),
+        statusCode: 0,
+      }),
+    ]);
+  }, 60_000);
+});
+
 describe('tracing: off without OTEL_* variables', () => {
   let stack: TestStack;
   let receiver: WebhookReceiver;
