@@ -23,7 +23,7 @@ const named = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.nam
  * The apps run as their own processes from the build, configured by the standard OTEL_* variables
  * only, and export over OTLP/HTTP (JSON) to a receiver of the test's: the real exporter path.
  */
-describe('tracing: one trace from the API request to the outgoing webhook', () => {
+describe('tracing on: apps started with OTEL_* variables export over OTLP', () => {
   let stack: TestStack;
   let otlp: OtlpReceiver;
   let receiver: WebhookReceiver;
@@ -156,22 +156,8 @@ describe('tracing: one trace from the API request to the outgoing webhook', () =
       }),
     ]);
   }, 60_000);
-});
 
-describe('tracing: spans still buffered at shutdown', () => {
-  let stack: TestStack;
-  let otlp: OtlpReceiver;
-
-  beforeAll(async () => {
-    otlp = await OtlpReceiver.start();
-    stack = await TestStack.create();
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await otlp?.stop();
-  });
-
-  it('are exported on SIGTERM before the process exits', async () => {
+  it('exports the spans still buffered on SIGTERM, before the process exits', async () => {
     // A batch delay far beyond the test: only the shutdown flush can export the span.
     const app = await stack.spawnApp('credentials-api', {
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
