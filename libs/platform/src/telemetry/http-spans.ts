@@ -1,12 +1,4 @@
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import {
   ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
@@ -18,6 +10,7 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Span, SpanKind, SpanStatusCode } from './trace-context';
 
 const SPAN = Symbol('fincore.http.span');
 type TracedRequest = FastifyRequest & { [SPAN]?: Span };
