@@ -76,7 +76,15 @@ describe('tracing on: apps started with OTEL_* variables export over OTLP', () =
     expect(traceOf(succeeded).traceId).toBe(traceId);
     expect(traceOf(succeeded).parentId).not.toBe(traceOf(failed).parentId);
 
-    const spans = await otlp.waitForTrace(traceId, (s) => named(s, 'POST webhook').length === 2);
+    // Each process exports on its own schedule: wait for every hop, not just the last one.
+    const spans = await otlp.waitForTrace(
+      traceId,
+      (s) =>
+        s.some((span) => span.attributes['fincore.request_id'] === requestId) &&
+        named(s, 'send domain-events').length > 0 &&
+        named(s, 'process domain-events').length > 0 &&
+        named(s, 'POST webhook').length === 2,
+    );
     const server = spans.find((s) => s.attributes['fincore.request_id'] === requestId);
     expect(server).toMatchObject({
       service: 'credentials-api',
@@ -142,7 +150,9 @@ describe('tracing on: apps started with OTEL_* variables export over OTLP', () =
     expect(replayTrace.traceId).not.toBe(traceId);
     const replaySpans = await otlp.waitForTrace(
       replayTrace.traceId,
-      (s) => named(s, 'POST webhook').length === 1,
+      (s) =>
+        s.some((span) => span.attributes['fincore.request_id'] === retryRequestId) &&
+        named(s, 'POST webhook').length === 1,
     );
     const retryServer = replaySpans.find((s) => s.attributes['fincore.request_id'] === retryRequestId);
     expect(retryServer).toMatchObject({ service: 'notification-api', kind: SpanKindCode.SERVER });

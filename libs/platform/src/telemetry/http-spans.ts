@@ -1,14 +1,4 @@
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import {
-  ATTR_CLIENT_ADDRESS,
-  ATTR_ERROR_TYPE,
-  ATTR_HTTP_REQUEST_METHOD,
-  ATTR_HTTP_RESPONSE_STATUS_CODE,
-  ATTR_HTTP_ROUTE,
-  ATTR_URL_PATH,
-  ATTR_URL_SCHEME,
-  ATTR_USER_AGENT_ORIGINAL,
-} from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Span, SpanKind, SpanStatusCode } from './trace-context';
 
@@ -16,7 +6,7 @@ const SPAN = Symbol('fincore.http.span');
 type TracedRequest = FastifyRequest & { [SPAN]?: Span };
 
 /**
- * One SERVER span per HTTP request, from Fastify's own hooks: the span is the active context for
+ * One SERVER span per HTTP request, with the attributes of OpenTelemetry's HTTP conventions, from Fastify's own hooks: the span is the active context for
  * everything the request does (so the unit of work can store it with its events), and a caller's
  * `traceparent` makes it a child of the caller's trace. Added only while tracing is on.
  */
@@ -30,11 +20,11 @@ export function traceHttpRequests(fastify: FastifyInstance, options: { skip: Reg
       {
         kind: SpanKind.SERVER,
         attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: request.method,
-          [ATTR_URL_PATH]: request.url.split('?')[0],
-          [ATTR_URL_SCHEME]: request.protocol,
-          [ATTR_CLIENT_ADDRESS]: request.ip,
-          [ATTR_USER_AGENT_ORIGINAL]: request.headers['user-agent'],
+          'http.request.method': request.method,
+          'url.path': request.url.split('?')[0],
+          'url.scheme': request.protocol,
+          'client.address': request.ip,
+          'user_agent.original': request.headers['user-agent'],
           'fincore.request_id': request.id,
         },
       },
@@ -60,16 +50,16 @@ function end(request: TracedRequest, statusCode: number | undefined): void {
   const route = request.routeOptions?.url;
   if (route) {
     span.updateName(`${request.method} ${route}`);
-    span.setAttribute(ATTR_HTTP_ROUTE, route);
+    span.setAttribute('http.route', route);
   }
   if (statusCode === undefined) {
-    span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+    span.setAttribute('error.type', 'aborted');
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'client aborted the request' });
   } else {
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
+    span.setAttribute('http.response.status_code', statusCode);
     // A 4xx is the caller's mistake, not the server's: only 5xx marks the server span failed.
     if (statusCode >= 500) {
-      span.setAttribute(ATTR_ERROR_TYPE, String(statusCode));
+      span.setAttribute('error.type', String(statusCode));
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
   }

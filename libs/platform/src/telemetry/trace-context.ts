@@ -13,7 +13,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { tracingActive } from './tracing';
 
 /**
@@ -26,7 +26,17 @@ export interface TraceCarrier {
   tracestate?: string;
 }
 
-const w3c = new W3CTraceContextPropagator();
+let propagator: W3CTraceContextPropagator | undefined;
+/** Loaded on first use: a process that never meets a trace context (tracing off) never loads it. */
+function w3c(): W3CTraceContextPropagator {
+  if (!propagator) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const core = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+    propagator = new core.W3CTraceContextPropagator();
+  }
+  return propagator;
+}
+
 const tracer = () => trace.getTracer('fincore');
 /** Handed to span callbacks while tracing is off: every call on it is a no-op. */
 const NO_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
@@ -36,7 +46,7 @@ export function traceCarrier(ctx: Context = context.active()): TraceCarrier | un
   const spanContext = trace.getSpanContext(ctx);
   if (!spanContext || !isSpanContextValid(spanContext)) return undefined;
   const carrier: Record<string, string> = {};
-  w3c.inject(ctx, carrier, defaultTextMapSetter);
+  w3c().inject(ctx, carrier, defaultTextMapSetter);
   if (!carrier.traceparent) return undefined;
   return carrier.tracestate
     ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate }
@@ -66,7 +76,7 @@ export function asTraceCarrier(value: unknown): TraceCarrier | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const { traceparent, tracestate } = value as Record<string, unknown>;
   if (typeof traceparent !== 'string') return undefined;
-  const ctx = w3c.extract(
+  const ctx = w3c().extract(
     ROOT_CONTEXT,
     typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent },
     defaultTextMapGetter,
@@ -77,7 +87,7 @@ export function asTraceCarrier(value: unknown): TraceCarrier | undefined {
 
 /** A context whose parent is the carrier's span (remote); the root context without one. */
 export function contextFromCarrier(carrier: TraceCarrier | undefined): Context {
-  return carrier ? w3c.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
+  return carrier ? w3c().extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
 }
 
 /** A span link to the carrier's span, for work that continues one trace and belongs to another too. */
