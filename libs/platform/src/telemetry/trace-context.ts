@@ -121,14 +121,17 @@ export type SpanOptionsSource = SpanOptions | (() => SpanOptions);
  * Runs `work` inside a new active span and ends it, marking it failed when `work` throws. While
  * tracing is off no span is made at all: `work` gets a no-op span and runs as it is.
  */
-export async function inSpan<T>(
+export function inSpan<T>(
   name: string,
   options: SpanOptionsSource,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   const opened = open(name, options);
-  if (!opened) return work(NO_SPAN);
-  const { span, parent } = opened;
+  // Not async itself: with tracing off the work's own promise is all there is.
+  return opened ? runInSpan(opened.span, opened.parent, work) : work(NO_SPAN);
+}
+
+async function runInSpan<T>(span: Span, parent: Context, work: (span: Span) => Promise<T>): Promise<T> {
   try {
     const result = await context.with(trace.setSpan(parent, span), () => work(span));
     endSpan(span);
