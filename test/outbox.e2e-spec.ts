@@ -187,8 +187,9 @@ describe('transactional outbox and relay', () => {
     const publisher = sut.app.get(OutboxPublisher);
     const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
     const before = await jobCount();
-    await Promise.all([publisher.enqueue([event.id]), publisher.enqueue([event.id])]);
-    await publisher.enqueue([event.id]);
+    const claimed = { id: event.id, tenantCode: 'ACME', traceContext: null };
+    await Promise.all([publisher.enqueue([claimed]), publisher.enqueue([claimed])]);
+    await publisher.enqueue([claimed]);
     await publisher.publish([event.id]);
     await eventually(async () => (await outboxRow(event.id))?.publishedAt);
     expect(await jobCount()).toBe(before + 1);

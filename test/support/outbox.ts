@@ -13,6 +13,8 @@ export interface OutboxRow {
   occurredAt: Date;
   publishedAt: Date | null;
   processedAt: Date | null;
+  /** The serialised W3C trace context of the request that recorded it; null without tracing. */
+  traceContext: string | null;
 }
 
 /** Which outbox rows: every given condition must hold; `data` compares top-level JSON values exactly. */
@@ -40,7 +42,8 @@ export async function outboxEvents(db: DataSource, filter: OutboxFilter): Promis
     where.push(`data -> ${param(key)} = ${param(JSON.stringify(value))}::jsonb`);
   return db.query(
     `SELECT id, type, tenant_code AS "tenantCode", correlation_id AS "correlationId", data,
-            occurred_at AS "occurredAt", published_at AS "publishedAt", processed_at AS "processedAt"
+            occurred_at AS "occurredAt", published_at AS "publishedAt", processed_at AS "processedAt",
+            trace_context AS "traceContext"
        FROM events.outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY created_at, id`,
     params,

@@ -10,12 +10,18 @@ describe('OutboxPublisher', () => {
   let queue: jest.Mocked<Queue<DomainEventJob>>;
   let sut: OutboxPublisher;
 
+  const toEnqueue = (id: string, tenantCode = 'ACME', traceContext: string | null = null) => ({
+    id,
+    tenantCode,
+    traceContext,
+  });
+
   /** The repository claims `claimed` and hands them to the publisher's callback, like the real one. */
   const claims =
     (claimed: string[], tenants: string[] = []) =>
     async (_: unknown, publish: PublishClaimed) => {
       if (!claimed.length) return 0;
-      await publish(claimed, tenants);
+      await publish(claimed.map((id, i) => toEnqueue(id, tenants[i])));
       return claimed.length;
     };
 
@@ -66,10 +72,26 @@ describe('OutboxPublisher', () => {
       expect(queue.addBulk).not.toHaveBeenCalled();
     });
 
+    it("hands each event's stored trace context on in its job, even where this process does not trace", async () => {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      await sut.enqueue([
+        toEnqueue('e-1', 'ACME', JSON.stringify({ traceparent })),
+        toEnqueue('e-2', 'OTHER'),
+      ]);
+      expect(queue.addBulk).toHaveBeenCalledWith([
+        {
+          name: 'event',
+          data: { eventId: 'e-1', trace: { traceparent } },
+          opts: { jobId: 'e-1', priority: 1 },
+        },
+        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2', priority: 1 } },
+      ]);
+    });
+
     it('gives up after 3 seconds when Redis does not answer', async () => {
       jest.useFakeTimers();
       queue.addBulk.mockReturnValue(new Promise(() => undefined));
-      const enqueued = sut.enqueue(['e-1']);
+      const enqueued = sut.enqueue([toEnqueue('e-1')]);
       jest.advanceTimersByTime(3000);
       await expect(enqueued).rejects.toThrow('Enqueueing domain events timed out after 3000 ms');
     });

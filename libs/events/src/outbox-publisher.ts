@@ -1,9 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { OutboxRepository } from './outbox.repository';
+import { carrierOf, deserializeTraceContext, endSpan, SpanKind, startSpan } from '@fincore/platform';
+import { EventToEnqueue, OutboxRepository } from './outbox.repository';
 import { priorityPerTenant } from './priority';
-import { DomainEventJob, QueueName } from './queues';
+import { DomainEventJob, jobSpanAttributes, QueueName } from './queues';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
 
@@ -43,33 +44,57 @@ export class OutboxPublisher implements OnApplicationShutdown {
   }
 
   async publish(eventIds: string[]): Promise<number> {
-    return this.outbox.publishUnpublished(eventIds, (ids, tenants) => this.enqueue(ids, tenants));
+    return this.outbox.publishUnpublished(eventIds, (events) => this.enqueue(events));
   }
 
   /** Publishes up to `limit` of the oldest unpublished rows; returns how many it published. */
   async publishPending(limit = 100): Promise<number> {
-    return this.outbox.publishOldestUnpublished(limit, (ids, tenants) => this.enqueue(ids, tenants));
+    return this.outbox.publishOldestUnpublished(limit, (events) => this.enqueue(events));
   }
 
   /**
    * Adds the jobs; a no-op for an event whose job is still in the queue. A tenant's burst (a change
-   * of thousands of cards, the relay catching up) sorts behind other tenants' lone events; events of
-   * unknown tenant count as one tenant.
+   * of thousands of cards, the relay catching up) sorts behind other tenants' lone events. Each job
+   * continues its own event's stored trace.
    */
-  async enqueue(eventIds: string[], tenantCodes: string[] = []): Promise<void> {
-    if (!eventIds.length) return;
-    const priorities = priorityPerTenant(eventIds.map((_, i) => tenantCodes[i] ?? ''));
-    await withTimeout(
-      this.queue.addBulk(
-        eventIds.map((eventId, i) => ({
-          name: 'event',
-          data: { eventId },
-          opts: { jobId: eventId, priority: priorities[i] },
-        })),
-      ),
-      ENQUEUE_TIMEOUT_MS,
-      'Enqueueing domain events',
+  async enqueue(events: readonly EventToEnqueue[]): Promise<void> {
+    if (!events.length) return;
+    const priorities = priorityPerTenant(events.map((e) => e.tenantCode));
+    const stored = events.map((e) => deserializeTraceContext(e.traceContext));
+    // One PRODUCER span per event: events of one batch come from different requests and traces.
+    const spans = events.map(({ id }, i) =>
+      startSpan(`send ${QueueName.DomainEvents}`, () => ({
+        kind: SpanKind.PRODUCER,
+        parent: stored[i],
+        attributes: {
+          ...jobSpanAttributes(QueueName.DomainEvents, 'send', id),
+          'fincore.event.id': id,
+        },
+      })),
     );
+    let failure: unknown;
+    try {
+      await withTimeout(
+        this.queue.addBulk(
+          events.map(({ id: eventId }, i) => {
+            // Without a span here (tracing off in this process) the stored context still goes on.
+            const trace = carrierOf(spans[i]) ?? stored[i];
+            return {
+              name: 'event',
+              data: trace ? { eventId, trace } : { eventId },
+              opts: { jobId: eventId, priority: priorities[i] },
+            };
+          }),
+        ),
+        ENQUEUE_TIMEOUT_MS,
+        'Enqueueing domain events',
+      );
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      for (const span of spans) endSpan(span, failure);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

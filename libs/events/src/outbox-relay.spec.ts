@@ -93,7 +93,7 @@ describe('OutboxRelay', () => {
   describe('reconcile', () => {
     const published = (id: string, secondsAgo = 60) => {
       const publishedAt = new Date(Date.now() - secondsAgo * 1000);
-      return { id, publishedAt, position: publishedAt.toISOString() };
+      return { id, tenantCode: 'ACME', publishedAt, position: publishedAt.toISOString(), traceContext: null };
     };
     const job = (id: string, state: string) => ({
       id,
@@ -103,14 +103,18 @@ describe('OutboxRelay', () => {
     const metric = async (name: string) =>
       (await metrics.registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
 
-    it('re-enqueues the published, unprocessed events whose jobs are gone, and only those', async () => {
-      outbox.pagePublishedUnprocessed.mockResolvedValue(['e-1', 'e-2', 'e-3'].map((id) => published(id)));
+    it('re-enqueues the published, unprocessed events whose jobs are gone, and only those, with their traces', async () => {
+      const traced = { ...published('e-1'), traceContext: '{"traceparent":"00-…"}' };
+      outbox.pagePublishedUnprocessed.mockResolvedValue([traced, published('e-2'), published('e-3')]);
       queue.getJob.mockImplementation(async (id) =>
         id === 'e-2' ? (job(id, 'waiting') as unknown as Job) : undefined,
       );
       expect(await sut.reconcile()).toBe(2);
       expect(outbox.pagePublishedUnprocessed).toHaveBeenCalledWith(30, 1000, undefined);
-      expect(publisher.enqueue).toHaveBeenCalledWith(['e-1', 'e-3']);
+      expect(publisher.enqueue.mock.calls[0][0].map((e) => [e.id, e.traceContext])).toEqual([
+        ['e-1', traced.traceContext],
+        ['e-3', null],
+      ]);
     });
 
     it('retries the jobs that ran out of attempts, and leaves the others alone', async () => {
@@ -135,7 +139,9 @@ describe('OutboxRelay', () => {
       );
       expect(await sut.reconcile()).toBe(1);
       expect(outbox.pagePublishedUnprocessed).toHaveBeenNthCalledWith(2, 30, 1000, fullPage[999]);
-      expect(publisher.enqueue).toHaveBeenCalledWith(['e-last']);
+      expect(publisher.enqueue).toHaveBeenCalledWith([
+        expect.objectContaining({ id: 'e-last', traceContext: null }),
+      ]);
       expect(await metric('outbox_oldest_unprocessed_event_age_seconds')).toBeGreaterThanOrEqual(120);
     });
 

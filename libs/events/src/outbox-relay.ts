@@ -125,7 +125,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       );
       if (!after)
         this.oldestUnprocessedAge.set(page.length ? (Date.now() - page[0].publishedAt.getTime()) / 1000 : 0);
-      recovered.push(...(await this.recover(page.map((e) => e.id))));
+      recovered.push(...(await this.recover(page)));
       if (page.length < RECONCILE_PAGE) break;
       after = page[page.length - 1];
     }
@@ -141,7 +141,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** The ids whose jobs had to be added again or retried. */
-  private async recover(ids: string[]): Promise<string[]> {
+  private async recover(events: PublishedEventRef[]): Promise<string[]> {
+    const ids = events.map((e) => e.id);
     const outcomes = await mapInBatches(ids, 50, async (id) => {
       const job = await this.queue.getJob(id);
       if (!job) return 'missing';
@@ -149,8 +150,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       await job.retry('failed');
       return 'retried';
     });
-    const missing = ids.filter((_, i) => outcomes[i] === 'missing');
-    if (missing.length) await this.publisher.enqueue(missing);
+    const missing = events.filter((_, i) => outcomes[i] === 'missing');
+    if (missing.length) {
+      await this.publisher.enqueue(missing);
+    }
     return ids.filter((_, i) => outcomes[i] !== 'alive');
   }
 

@@ -31,4 +31,8 @@ export class OutboxEventEntity {
 
   @Column({ name: 'processed_at', type: 'timestamptz', nullable: true })
   processedAt: Date | null;
+
+  /** W3C trace context of the request that recorded the event (a serialised TraceCarrier); null without tracing. */
+  @Column({ name: 'trace_context', type: 'text', nullable: true })
+  traceContext: string | null;
 }

@@ -56,9 +56,12 @@ describe('OutboxRepository (PostgreSQL)', () => {
       });
       await isClaimed;
       const published: string[][] = [];
-      expect(await sut.publishUnpublished([held.id, free.id], async (ids) => void published.push(ids))).toBe(
-        1,
-      );
+      expect(
+        await sut.publishUnpublished(
+          [held.id, free.id],
+          async (events) => void published.push(events.map((e) => e.id)),
+        ),
+      ).toBe(1);
       expect(published).toEqual([[free.id]]);
       release();
       expect(await holding).toBe(1);

@@ -13,21 +13,27 @@ export interface OutboxListener {
   close(): Promise<void>;
 }
 
-/**
- * The one owner of `events.outbox`. Plain SQL throughout: it works with any DataSource, whatever
- * entities it registered. Methods that take an EntityManager run in the caller's transaction.
- */
 /** A published event, as the reconciler pages through them. */
-export interface PublishedEventRef {
-  id: string;
+export interface PublishedEventRef extends EventToEnqueue {
   publishedAt: Date;
   /** `published_at` exactly as PostgreSQL holds it (microseconds; a Date keeps only milliseconds). */
   position: string;
 }
 
-/** Publishes claimed events: their ids, and the tenant of each. */
-export type PublishClaimed = (ids: string[], tenantCodes: string[]) => Promise<void>;
+/** An event to put on the queue: its id, its tenant and its stored trace context (null without tracing). */
+export interface EventToEnqueue {
+  id: string;
+  tenantCode: string;
+  traceContext: string | null;
+}
 
+/** Publishes claimed events. */
+export type PublishClaimed = (events: EventToEnqueue[]) => Promise<void>;
+
+/**
+ * The one owner of `events.outbox`. Plain SQL throughout: it works with any DataSource, whatever
+ * entities it registered. Methods that take an EntityManager run in the caller's transaction.
+ */
 @Injectable()
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -36,15 +42,22 @@ export class OutboxRepository {
    * Inserts the events with the caller's transaction, so they commit or roll back with the change
    * they describe. One statement whatever their number: a change of many rows would otherwise
    * make one round trip per event while holding its locks. The position each row gets here, after
-   * the caller locked the subject's row, orders one subject's events as they commit.
+   * the caller locked the subject's row, orders one subject's events as they commit. `traceContext`
+   * is the serialised trace of the change, shared by all its events.
    */
-  async insertEvents(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+  async insertEvents(
+    manager: EntityManager,
+    events: readonly DomainEvent[],
+    traceContext: string | null = null,
+  ): Promise<void> {
     if (events.length === 0) return;
     const subjects = events.map((e) => subjectOf(e.type, e.data));
     await manager.query(
-      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, subject_type, subject_id)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[],
-                            $7::varchar[], $8::text[])`,
+      `INSERT INTO events.outbox
+              (id, type, tenant_code, occurred_at, correlation_id, data, subject_type, subject_id, trace_context)
+       SELECT e.*, $9::text
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[],
+                     $7::varchar[], $8::text[]) AS e`,
       [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -54,18 +67,20 @@ export class OutboxRepository {
         events.map((e) => JSON.stringify(e.data)),
         subjects.map((s) => s.type),
         subjects.map((s) => s.id),
+        traceContext,
       ],
     );
   }
 
   /**
    * Claims those of the given events that are unpublished and not claimed by anyone else
-   * (FOR UPDATE SKIP LOCKED), hands their ids to `publish` while holding the row locks, then marks
-   * them published, all in one transaction. Returns how many it published.
+   * (FOR UPDATE SKIP LOCKED), hands their ids (and stored trace contexts, in the same order) to
+   * `publish` while holding the row locks, then marks them published, all in one transaction.
+   * Returns how many it published.
    */
   publishUnpublished(eventIds: string[], publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id, tenant_code FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+      `SELECT id, tenant_code, trace_context FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
       [eventIds],
       publish,
     );
@@ -74,7 +89,7 @@ export class OutboxRepository {
   /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
   publishOldestUnpublished(limit: number, publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
-      `SELECT id, tenant_code FROM events.outbox WHERE published_at IS NULL
+      `SELECT id, tenant_code, trace_context FROM events.outbox WHERE published_at IS NULL
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
       publish,
@@ -87,12 +102,12 @@ export class OutboxRepository {
     publish: PublishClaimed,
   ): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const rows: Array<{ id: string; tenant_code: string }> = await manager.query(claimSql, params);
+      const rows: Array<{ id: string; tenant_code: string; trace_context: string | null }> =
+        await manager.query(claimSql, params);
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
       await publish(
-        ids,
-        rows.map((r) => r.tenant_code),
+        rows.map((r) => ({ id: r.id, tenantCode: r.tenant_code, traceContext: r.trace_context })),
       );
       await manager.query(
         `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
@@ -112,15 +127,27 @@ export class OutboxRepository {
     limit: number,
     after?: PublishedEventRef,
   ): Promise<PublishedEventRef[]> {
-    const rows: Array<{ id: string; published_at: Date; position: string }> = await this.db.query(
-      `SELECT id, published_at, published_at::text AS position FROM events.outbox
+    const rows: Array<{
+      id: string;
+      tenant_code: string;
+      published_at: Date;
+      position: string;
+      trace_context: string | null;
+    }> = await this.db.query(
+      `SELECT id, tenant_code, published_at, published_at::text AS position, trace_context FROM events.outbox
         WHERE published_at IS NOT NULL AND processed_at IS NULL
           AND published_at < now() - make_interval(secs => $1)
           AND ($3::timestamptz IS NULL OR (published_at, id) > ($3::timestamptz, $4::uuid))
         ORDER BY published_at, id LIMIT $2`,
       [graceSeconds, limit, after?.position ?? null, after?.id ?? null],
     );
-    return rows.map((r) => ({ id: r.id, publishedAt: r.published_at, position: r.position }));
+    return rows.map((r) => ({
+      id: r.id,
+      tenantCode: r.tenant_code,
+      publishedAt: r.published_at,
+      position: r.position,
+      traceContext: r.trace_context,
+    }));
   }
 
   /** The event as subscribers receive it; undefined when the outbox does not hold it. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { serializeTraceContext } from '@fincore/platform';
 import { EVENT_CATALOG, EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
 import { OutboxRepository } from './outbox.repository';
@@ -55,6 +56,6 @@ export async function recordEvents<T extends EventType>(
   inputs: readonly EventInput<T>[],
 ): Promise<DomainEvent<T>[]> {
   const events = newDomainEvents(inputs);
-  await new OutboxRepository(manager.dataSource).insertEvents(manager, events);
+  await new OutboxRepository(manager.dataSource).insertEvents(manager, events, serializeTraceContext());
   return events;
 }

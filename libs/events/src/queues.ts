@@ -1,7 +1,13 @@
 import type { ConnectionOptions, DefaultJobOptions } from 'bullmq';
 import { createQueueConnection } from '@fincore/platform';
+import type { Attributes } from '@opentelemetry/api';
+import type { TraceCarrier } from '@fincore/platform';
 
-/** Every BullMQ queue of fincore, in one place. Job payloads carry ids only; the job loads the rest. */
+/**
+ * Every BullMQ queue of fincore, in one place. Job payloads carry ids only; the job loads the rest.
+ * Beside the id a job may carry `trace`, the W3C trace context its work continues (metadata, absent
+ * while tracing is off).
+ */
 export enum QueueName {
   DomainEvents = 'domain-events',
   WebhookDeliveries = 'webhook-deliveries',
@@ -9,10 +15,26 @@ export enum QueueName {
 
 export interface DomainEventJob {
   eventId: string;
+  trace?: TraceCarrier;
 }
 
 export interface WebhookDeliveryJob {
   deliveryId: string;
+  trace?: TraceCarrier;
+}
+
+/** Span attributes of a job sent to or processed from a queue (OpenTelemetry messaging conventions). */
+export function jobSpanAttributes(
+  queue: QueueName,
+  operation: 'send' | 'process',
+  jobId: string,
+): Attributes {
+  return {
+    'messaging.system': 'bullmq',
+    'messaging.destination.name': queue,
+    'messaging.operation.type': operation,
+    'messaging.message.id': jobId,
+  };
 }
 
 /** Hash-tagged so every key of a queue lands in one Redis Cluster slot. */

@@ -36,7 +36,8 @@ describe('UnitOfWork', () => {
         correlationId: 'req-7',
         data,
       });
-      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event]);
+      // No trace without tracing: the row's trace context stays null.
+      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event], null);
       expect(publisher.publishInBackground).toHaveBeenCalledWith([event.id]);
     });
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
-import { requestContext } from '@fincore/platform';
+import { requestContext, serializeTraceContext } from '@fincore/platform';
 import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
 import { newDomainEvents } from './outbox';
@@ -42,7 +42,8 @@ export class UnitOfWork {
       const emitAll: Transaction['emitAll'] = async (type, tenantCode, data) => {
         const correlationId = requestContext.requestId() ?? null;
         const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
-        await this.outbox.insertEvents(manager, events);
+        // The request's trace goes on from the row: relay, notifier and webhook continue it.
+        await this.outbox.insertEvents(manager, events, serializeTraceContext());
         // A loop, not push(...ids): spreading a very large array overflows the call stack.
         for (const event of events) emitted.push(event.id);
         return events;

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import type { DefaultJobOptions, Queue } from 'bullmq';
 import { finishedJobRetention, mapInBatches, QueueName, type WebhookDeliveryJob } from '@fincore/events';
-import { APP_CONFIG, type AppConfig } from '@fincore/platform';
+import { APP_CONFIG, type AppConfig, traceCarrier } from '@fincore/platform';
 
 /**
  * Delivery jobs are triggers only: the delivery row in PostgreSQL holds the state and the retry
@@ -59,10 +59,19 @@ export async function addNewWebhookDeliveries(
   await queue.addBulk(
     deliveries.map(({ deliveryId, priority }) => ({
       name: DELIVER_JOB,
-      data: { deliveryId },
+      data: jobData(deliveryId),
       opts: { ...WEBHOOK_DELIVERY_JOB_OPTIONS, jobId: deliveryId, priority },
     })),
   );
+}
+
+/**
+ * The delivery's id, and the trace of whoever queues it (the fan-out, a replay request), which its
+ * attempts continue. Absent while tracing is off.
+ */
+function jobData(deliveryId: string): WebhookDeliveryJob {
+  const trace = traceCarrier();
+  return trace ? { deliveryId, trace } : { deliveryId };
 }
 
 /** True when a job had to be added. */
@@ -79,10 +88,11 @@ async function enqueueOne(
     if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
     await existing.remove().catch(() => undefined);
   }
-  await queue.add(
-    DELIVER_JOB,
-    { deliveryId },
-    { ...WEBHOOK_DELIVERY_JOB_OPTIONS, jobId: deliveryId, delay, priority },
-  );
+  await queue.add(DELIVER_JOB, jobData(deliveryId), {
+    ...WEBHOOK_DELIVERY_JOB_OPTIONS,
+    jobId: deliveryId,
+    delay,
+    priority,
+  });
   return true;
 }

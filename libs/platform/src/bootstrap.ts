@@ -15,6 +15,8 @@ import { registerIdempotentReplies } from './idempotency/idempotent-replies';
 import { MetricsService } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
 import { createRedisClient, redisLocation } from './redis/redis-connection';
+import { traceHttpRequests } from './telemetry/http-spans';
+import { startTracing, Tracing, tracingActive } from './telemetry/tracing';
 
 export interface AppDefinition {
   /** Process name, e.g. `card-api`. */
@@ -59,6 +61,8 @@ export async function createApp(
     void reply.header('x-request-id', request.id);
     done();
   });
+  // Before Nest's middleware, so the request context it opens already holds the server span.
+  if (tracingActive()) traceHttpRequests(fastify, { skip: QUIET_PATHS });
 
   @Module({ imports: [PlatformModule.forRoot({ appName: definition.name, config }), definition.module] })
   class RootModule {}
@@ -151,6 +155,17 @@ export async function checkDependencies(config: AppConfig): Promise<void> {
   }
 }
 
+/** Exports the spans still buffered, bounded so an unreachable collector cannot hold the exit up. */
+async function flushTraces(tracing: Tracing | undefined): Promise<void> {
+  if (!tracing) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    tracing.shutdown().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000))),
+  ]);
+  clearTimeout(timer);
+}
+
 /** Entry point of every app's main.ts: config, dependency check, listen, graceful shutdown. */
 export async function runApp(definition: AppDefinition): Promise<void> {
   const fail = (message: string): never => {
@@ -163,6 +178,8 @@ export async function runApp(definition: AppDefinition): Promise<void> {
   } catch (error) {
     return fail(error instanceof ConfigError ? error.message : String(error));
   }
+  // Before the app is built, so every span of the process goes to the configured exporter.
+  const tracing = startTracing(definition.name, VERSION);
   try {
     await checkDependencies(config);
   } catch (error) {
@@ -194,6 +211,7 @@ export async function runApp(definition: AppDefinition): Promise<void> {
     force.unref();
     app
       .close()
+      .then(() => flushTraces(tracing))
       .then(() => process.exit(0))
       .catch((error: Error) => fail(`error during shutdown: ${error.message}`));
   };

@@ -30,5 +30,7 @@ export * from './redis/redis-script';
 export * from './metrics/metrics';
 export * from './scheduling/periodic-task';
 export * from './platform.module';
+export * from './telemetry/trace-context';
+export * from './telemetry/tracing';
 export * from './bootstrap';
 export * from './demo-seed';

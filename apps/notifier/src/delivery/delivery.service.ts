@@ -11,11 +11,12 @@ import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
-import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, inSpan, TraceCarrier } from '@fincore/platform';
 import { SecretBox, signWebhook } from '@fincore/webhooks';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { endpointPauseMs } from './domain/endpoint-pacing';
 import { recheckBehindHead, webhookEnvelope } from './domain/ordering';
+import { ATTEMPT_SPAN, attemptSpanOptions, recordAttemptResult } from './delivery-tracing';
 import {
   Decision,
   decideAfterAttempt,
@@ -58,7 +59,8 @@ export class DeliveryService {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
 
-  async attempt(deliveryId: string): Promise<NextRun> {
+  /** `queuedBy`: the trace context the job carries, which the attempt's span continues. */
+  async attempt(deliveryId: string, queuedBy?: TraceCarrier): Promise<NextRun> {
     const delivery = await this.deliveries.findForAttempt(deliveryId);
     if (!delivery || delivery.status !== DeliveryStatus.Pending) return DONE;
     if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() - Date.now() > EARLY_TOLERANCE_MS) {
@@ -98,16 +100,23 @@ export class DeliveryService {
       timestamp: now,
       ...this.signingKeys(endpoint, now),
     });
-    const sent = await this.sender.send({
-      url: endpoint.url,
-      body,
-      headers: { ...headers },
-      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
-    });
-    // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
-    await this.pauseEndpointIfAsked(delivery, sent, now);
-    return this.record(delivery, now, sent);
+    return inSpan(
+      ATTEMPT_SPAN,
+      () => attemptSpanOptions(delivery, queuedBy),
+      async (span) => {
+        const sent = await this.sender.send({
+          url: endpoint.url,
+          body,
+          headers: { ...headers },
+          timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+          policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+        });
+        recordAttemptResult(span, sent);
+        // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
+        await this.pauseEndpointIfAsked(delivery, sent, now);
+        return this.record(delivery, now, sent);
+      },
+    );
   }
 
   /**

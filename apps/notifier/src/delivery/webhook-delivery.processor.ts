@@ -3,7 +3,7 @@ import { Inject, OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, Job, Queue } from 'bullmq';
 import { QueueName, WebhookDeliveryJob } from '@fincore/events';
 import { enqueueWebhookDeliveries } from '@fincore/notifications';
-import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, asTraceCarrier } from '@fincore/platform';
 import { DeliveryService } from './delivery.service';
 
 /**
@@ -25,7 +25,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<void> {
-    const outcome = await this.deliveries.attempt(job.data.deliveryId);
+    const outcome = await this.deliveries.attempt(job.data.deliveryId, asTraceCarrier(job.data.trace));
     if (outcome.kind === 'run_at') {
       await job.moveToDelayed(outcome.at.getTime(), token);
       throw new DelayedError();

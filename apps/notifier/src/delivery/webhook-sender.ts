@@ -7,6 +7,7 @@ import {
   safeLookup,
   UnsafeDestinationError,
 } from '@fincore/webhooks';
+import { traceHeaders } from '@fincore/platform';
 import type { AttemptResult } from './domain/retry-policy';
 
 export const USER_AGENT = 'fincore-webhooks/0.1 (+https://www.standardwebhooks.com)';
@@ -74,7 +75,13 @@ export class WebhookSender {
       };
       const stream = got.stream.post(input.url, {
         body: input.body,
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers },
+        // traceparent (and tracestate) of the attempt's span, when there is one: W3C Trace Context.
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          ...traceHeaders(),
+          ...input.headers,
+        },
         timeout: { request: input.timeoutMs },
         followRedirect: false,
         throwHttpErrors: false,

@@ -165,7 +165,7 @@ export class WebhookDeliveryRepository {
               d.subject_type, d.subject_id, d.sequence, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
               e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
               e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
-              o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data
+              o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
          FROM notifications.webhook_deliveries d
          JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id
          LEFT JOIN events.outbox o ON o.id = d.event_id

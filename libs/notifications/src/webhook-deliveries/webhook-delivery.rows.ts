@@ -101,6 +101,7 @@ export interface DeliveryForAttemptRow {
   occurred_at: Date;
   correlation_id: string | null;
   data: Record<string, unknown>;
+  trace_context: string | null;
 }
 
 export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAttempt {
@@ -142,6 +143,7 @@ export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAtt
           occurredAt: row.occurred_at,
           correlationId: row.correlation_id,
           data: row.data,
+          traceContext: row.trace_context,
         })
       : null,
   };
