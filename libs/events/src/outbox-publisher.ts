@@ -17,9 +17,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /**
- * Moves committed outbox rows onto the `domain-events` queue. Rows are claimed with
- * FOR UPDATE SKIP LOCKED so the in-process publisher and every relay never publish one row at
- * the same time; job id = event id, so a second publish after a crash adds no second job.
+ * Moves committed outbox rows onto the `domain-events` queue. The in-process publisher marks its
+ * rows published in one statement before enqueueing them (and unmarks them should that fail);
+ * relays claim rows with FOR UPDATE SKIP LOCKED; so no row is published by both at once. Job id =
+ * event id, so a second publish after a crash adds no second job.
  */
 @Injectable()
 export class OutboxPublisher implements OnApplicationShutdown {

@@ -50,19 +50,42 @@ export class OutboxRepository {
   }
 
   /**
-   * Claims those of the given events that are unpublished and not claimed by anyone else
-   * (FOR UPDATE SKIP LOCKED), hands their ids to `publish` while holding the row locks, then marks
-   * them published, all in one transaction. Returns how many it published.
+   * Marks those of the given events that are unpublished as published, in one autocommitted
+   * statement (a row a relay holds is waited for, then found published), hands their ids to
+   * `publish`, and unmarks them should it fail, so the relay publishes them. Returns how many it
+   * published. Should the process die between the mark and `publish`, the relay's reconciler
+   * enqueues the published but unprocessed event after its grace period.
    */
-  publishUnpublished(eventIds: string[], publish: (ids: string[]) => Promise<void>): Promise<number> {
-    return this.claimAndMarkPublished(
-      `SELECT id FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+  async publishUnpublished(eventIds: string[], publish: (ids: string[]) => Promise<void>): Promise<number> {
+    // An UPDATE ... RETURNING answers [rows, affected] through TypeORM's query().
+    const [rows]: [Array<{ id: string }>, number] = await this.db.query(
+      `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1
+        WHERE id = ANY($1::uuid[]) AND published_at IS NULL RETURNING id`,
       [eventIds],
-      publish,
     );
+    if (!rows.length) return 0;
+    const ids = rows.map((r) => r.id);
+    try {
+      await publish(ids);
+    } catch (error) {
+      await this.db
+        .query(
+          `UPDATE events.outbox SET published_at = NULL, publish_attempts = publish_attempts - 1
+          WHERE id = ANY($1::uuid[])`,
+          [ids],
+        )
+        // Left marked, the reconciler enqueues them after the grace period instead.
+        .catch(() => undefined);
+      throw error;
+    }
+    return ids.length;
   }
 
-  /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
+  /**
+   * Claims up to `limit` of the oldest unpublished rows not claimed by anyone else (FOR UPDATE SKIP
+   * LOCKED), hands their ids to `publish` while holding the row locks, then marks them published,
+   * all in one transaction. Returns how many it published.
+   */
   publishOldestUnpublished(limit: number, publish: (ids: string[]) => Promise<void>): Promise<number> {
     return this.claimAndMarkPublished(
       `SELECT id FROM events.outbox WHERE published_at IS NULL
