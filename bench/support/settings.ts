@@ -19,6 +19,10 @@ export interface BenchSettings {
   events: number;
   /** Concurrent requests while driving those state changes. */
   eventConnections: number;
+  /** Person changes of the fan-out scenario (each delivered to 10 endpoints). */
+  fanoutEvents: number;
+  /** Share of the baseline's delivery capacity offered in the fixed-rate scenario. */
+  ratePercent: number;
   /** Longest wait for the webhooks of the events scenario, in seconds. */
   eventTimeoutSeconds: number;
   /** Cards the settings changes are spread over (few cards = lock contention on purpose). */
@@ -41,6 +45,8 @@ export function loadBenchSettings(): BenchSettings {
     connections: intFrom('BENCH_CONNECTIONS', 20),
     events: intFrom('BENCH_EVENTS', 2000),
     eventConnections: intFrom('BENCH_EVENT_CONNECTIONS', 10),
+    fanoutEvents: intFrom('BENCH_FANOUT_EVENTS', 200),
+    ratePercent: intFrom('BENCH_RATE_PERCENT', 70),
     eventTimeoutSeconds: intFrom('BENCH_EVENT_TIMEOUT_SECONDS', 60),
     cards: intFrom('BENCH_CARDS', 200),
     only: only
