@@ -31,13 +31,20 @@ export class OutboxRepository {
   /**
    * Inserts the events with the caller's transaction, so they commit or roll back with the change
    * they describe. One statement whatever their number: a change of many rows would otherwise
-   * make one round trip per event while holding its locks.
+   * make one round trip per event while holding its locks. `publishing`: the caller enqueues them
+   * itself after commit, so they are written already marked published (no relay claims them, and
+   * no statement after commit marks them); it calls unmarkPublished should the enqueue fail.
    */
-  async insertEvents(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+  async insertEvents(
+    manager: EntityManager,
+    events: readonly DomainEvent[],
+    options: { publishing?: boolean } = {},
+  ): Promise<void> {
     if (events.length === 0) return;
+    const published = options.publishing ? 'now(), 1' : 'NULL, 0';
     await manager.query(
-      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[])`,
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, published_at, publish_attempts)
+       SELECT *, ${published} FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[])`,
       [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -46,6 +53,18 @@ export class OutboxRepository {
         events.map((e) => e.correlationId),
         events.map((e) => JSON.stringify(e.data)),
       ],
+    );
+  }
+
+  /**
+   * Hands marked-published rows back to the relay (their enqueue failed). Should this fail too,
+   * the reconciler enqueues them after its grace period, as published but unprocessed.
+   */
+  async unmarkPublished(eventIds: string[]): Promise<void> {
+    await this.db.query(
+      `UPDATE events.outbox SET published_at = NULL, publish_attempts = publish_attempts - 1
+        WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL`,
+      [eventIds],
     );
   }
 
@@ -68,14 +87,7 @@ export class OutboxRepository {
     try {
       await publish(ids);
     } catch (error) {
-      await this.db
-        .query(
-          `UPDATE events.outbox SET published_at = NULL, publish_attempts = publish_attempts - 1
-          WHERE id = ANY($1::uuid[])`,
-          [ids],
-        )
-        // Left marked, the reconciler enqueues them after the grace period instead.
-        .catch(() => undefined);
+      await this.unmarkPublished(ids).catch(() => undefined);
       throw error;
     }
     return ids.length;

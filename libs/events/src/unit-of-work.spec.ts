@@ -36,7 +36,7 @@ describe('UnitOfWork', () => {
         correlationId: 'req-7',
         data,
       });
-      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event]);
+      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event], { publishing: true });
       expect(publisher.publishInBackground).toHaveBeenCalledWith([event.id]);
     });
 

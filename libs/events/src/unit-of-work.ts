@@ -42,7 +42,8 @@ export class UnitOfWork {
       const emitAll: Transaction['emitAll'] = async (type, tenantCode, data) => {
         const correlationId = requestContext.requestId() ?? null;
         const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
-        await this.outbox.insertEvents(manager, events);
+        // Marked published at once: this process enqueues them after commit (no statement after it).
+        await this.outbox.insertEvents(manager, events, { publishing: true });
         // A loop, not push(...ids): spreading a very large array overflows the call stack.
         for (const event of events) emitted.push(event.id);
         return events;
