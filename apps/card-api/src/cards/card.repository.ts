@@ -85,7 +85,8 @@ export class CardRepository extends TenantScopedRepository {
    * The card and its usage group, for a change of the card (its settings or its status), in one
    * statement: the group FOR SHARE, so a concurrent change of the group waits and the rules checked
    * stay in force, and the card FOR UPDATE, so changes of one card run one after the other.
-   * PostgreSQL locks the rows in the order of the locking clauses: the group first.
+   * PostgreSQL locks the rows in the order of the locking clauses: the group first. Joins the usage
+   * groups' table to save a round trip on every settings change.
    */
   async lockCardForChange(
     manager: EntityManager,
@@ -117,8 +118,21 @@ export class CardRepository extends TenantScopedRepository {
     await manager.getRepository(CardEntity).update({ id }, { status });
   }
 
+  /** Plain SQL on purpose: this is on every settings change, where the query builder's cost shows. */
   async updateSettings(manager: EntityManager, id: string, settings: SettingsUpdate): Promise<void> {
-    await manager.getRepository(CardEntity).update({ id }, settings);
+    await manager.query(
+      `UPDATE cards.cards SET authorisation_types = $2, renewable = $3, xpays_allowed = $4,
+              settings_version = $5, settings_changed_at = $6
+        WHERE id = $1`,
+      [
+        id,
+        JSON.stringify(settings.authorisationTypes),
+        settings.renewable,
+        settings.xpaysAllowed,
+        settings.settingsVersion,
+        settings.settingsChangedAt,
+      ],
+    );
   }
 
   /** New flags and versions of many cards in one statement: a group may hold many cards. */
