@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { APP_CONFIG, AppConfig, REDIS, redisKey, ReplicatedCache } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, REDIS, ReplicatedCacheProvider } from '@fincore/platform';
 import { AccountRef, AccountRepository } from '../accounts/account.repository';
 import { CardRef, CardRepository } from './card.repository';
 
@@ -20,19 +20,16 @@ const keyOf = (kind: Kind, tenantId: string, id: string) => `${kind}:${tenantId}
  * kept, so rows created by other means (demo data) are seen at once.
  */
 @Injectable()
-export class CardRefs implements OnModuleInit, OnApplicationShutdown {
-  private readonly cache: ReplicatedCache<CardRef | AccountRef | null>;
-
+export class CardRefs extends ReplicatedCacheProvider<CardRef | AccountRef | null> {
   constructor(
     cards: CardRepository,
     accounts: AccountRepository,
     @Inject(REDIS) redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cache = new ReplicatedCache({
+    super(redis, config, {
       name: CardRefs.name,
-      redis,
-      channel: redisKey(config, 'card-refs-changed'),
+      channelName: 'card-refs-changed',
       ttlMs: TTL_MS,
       maxEntries: MAX_ENTRIES,
       keep: (ref) => ref !== null,
@@ -41,14 +38,6 @@ export class CardRefs implements OnModuleInit, OnApplicationShutdown {
         return kind === 'card' ? cards.findRef(tenantId, id) : accounts.findRef(tenantId, id);
       },
     });
-  }
-
-  onModuleInit(): Promise<void> {
-    return this.cache.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.cache.stop();
   }
 
   card(tenantId: string, cardId: string): Promise<CardRef | null> {

@@ -1,5 +1,7 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
+import type { AppConfig } from '../config/config';
+import { redisKey } from '../redis/redis.module';
 
 export interface ReplicatedCacheOptions<V> {
   /** Name in log lines. */
@@ -97,5 +99,30 @@ export class ReplicatedCache<V> {
   private forgetAll(): void {
     this.entries.clear();
     this.loading.clear();
+  }
+}
+
+/**
+ * Base of an injectable that holds one ReplicatedCache: starts and stops it with the app, and names
+ * its channel under the app's Redis prefix.
+ */
+export abstract class ReplicatedCacheProvider<V> implements OnModuleInit, OnApplicationShutdown {
+  protected readonly cache: ReplicatedCache<V>;
+
+  protected constructor(
+    redis: Redis,
+    config: AppConfig,
+    options: Omit<ReplicatedCacheOptions<V>, 'redis' | 'channel'> & { channelName: string },
+  ) {
+    const { channelName, ...rest } = options;
+    this.cache = new ReplicatedCache({ ...rest, redis, channel: redisKey(config, channelName) });
+  }
+
+  onModuleInit(): Promise<void> {
+    return this.cache.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.cache.stop();
   }
 }

@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { APP_CONFIG, AppConfig, REDIS, redisKey, ReplicatedCache } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, REDIS, ReplicatedCacheProvider } from '@fincore/platform';
 import { indexTenantPricing, type TenantPricing } from './tenant-pricing';
 import { TenantPricingRepository } from './tenant-pricing.repository';
 
@@ -15,29 +15,18 @@ const TTL_MS = 5 * 60_000;
  * changed() after commit: the local entry goes at once and every replica hears it on Redis.
  */
 @Injectable()
-export class PricingCache implements OnModuleInit, OnApplicationShutdown {
-  private readonly cache: ReplicatedCache<TenantPricing>;
-
+export class PricingCache extends ReplicatedCacheProvider<TenantPricing> {
   constructor(
     snapshots: TenantPricingRepository,
     @Inject(REDIS) redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cache = new ReplicatedCache({
+    super(redis, config, {
       name: PricingCache.name,
-      redis,
-      channel: redisKey(config, 'pricing-changed'),
+      channelName: 'pricing-changed',
       ttlMs: TTL_MS,
       load: async (tenantId) => indexTenantPricing(await snapshots.loadSnapshot(tenantId)),
     });
-  }
-
-  onModuleInit(): Promise<void> {
-    return this.cache.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.cache.stop();
   }
 
   get(tenantId: string): Promise<TenantPricing> {
