@@ -331,7 +331,9 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
   const runNote = (system: string, run: EventRun | undefined) =>
     run
       ? [
-          `${system}: ${run.ok}/${run.sent} changes answered 200, ${run.delivered} webhooks matched` +
+          `${system}: ${run.ok}/${run.sent} changes answered 200` +
+            (run.ok < run.sent ? ` (answers: ${JSON.stringify(run.statusCodes)})` : '') +
+            `, ${run.delivered} webhooks matched` +
             (run.complete ? '' : ` — INCOMPLETE within ${settings.eventTimeoutSeconds} s`) +
             (run.duplicates ? `, ${run.duplicates} duplicate webhooks` : ''),
         ]
