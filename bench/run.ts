@@ -24,12 +24,16 @@ import {
 } from './scenarios/cards';
 import {
   driveEvents,
+  driveEventsAtRate,
+  EventDrive,
   EventRun,
+  FANOUT_ENDPOINTS,
   outboxDrained,
   personIds,
   provisionBaselinePersons,
   provisionFincorePersons,
-  subscribeWebhooks,
+  RateRun,
+  warmIds,
 } from './scenarios/events';
 import { backlogOf, commitBacklog, deliveriesPiledUp } from './scenarios/fairness';
 
@@ -39,6 +43,10 @@ interface Context {
   systems: Systems;
   tenant: BenchTenant;
   baselineApi: BenchProcess;
+  /** Persons of the events scenarios, once created in both systems. */
+  persons?: string[];
+  /** Events per second the baseline delivered in the events scenario (one endpoint). */
+  baselineCapacity?: number;
 }
 
 const reason = (error: unknown) => ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 160);
@@ -62,12 +70,10 @@ function machine(): Record<string, string> {
 
 async function eventsScenario(ctx: Context): Promise<Metric[]> {
   const { settings, systems, world, tenant } = ctx;
+  const h = { 'x-auth-token': tenant.token };
   const scenario = 'events';
   const ids = personIds(settings.events);
-  const warm = Array.from(
-    { length: Math.min(200, Math.ceil(settings.events / 10)) },
-    (_, i) => `bench-warm-${i}`,
-  );
+  const warm = warmIds(settings);
   const receiver = await TimingReceiver.start();
   const timeoutMs = settings.eventTimeoutSeconds * 1000;
   const drive = (url: string, path: string, list: string[]) =>
@@ -77,7 +83,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
       ids: list,
       connections: settings.eventConnections,
       receiver,
-      receiverPath: path,
+      receiverPaths: [path],
       timeoutMs,
     });
 
@@ -85,6 +91,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
   let fincoreWhyNot: string | undefined;
   let notifierMemory: { idle: number; peak: number } | undefined;
   let deliveryNote: string | undefined;
+  let fincorePersons = false;
   try {
     log('events: starting credentials-api, notification-api, notifier');
     const [credentials, notifications, notifier] = await Promise.all([
@@ -94,7 +101,21 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
     ]);
     log(`events: creating ${ids.length + warm.length} persons through the credentials API`);
     await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
-    await subscribeWebhooks(notifications.url, tenant, `${receiver.url}/fincore`);
+    fincorePersons = true;
+    await api(
+      notifications.url,
+      'PUT',
+      '/api/v1/notification-config/enable',
+      { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+      h,
+    );
+    await api(
+      notifications.url,
+      'POST',
+      '/api/v1/webhook-endpoints',
+      { url: `${receiver.url}/fincore`, notificationTypeCodes: ['PERSON_UPDATED'] },
+      h,
+    );
     if (!(await outboxDrained(world, 30_000)))
       throw new Error('the notifier did not handle the set-up events within 30 s');
     log(`events: fincore warm-up (${warm.length} changes), then ${ids.length} person changes -> webhooks`);
@@ -122,12 +143,14 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
   let workerMemory: { idle: number; peak: number } | undefined;
   try {
     log('events: baseline (bare Fastify + pg, bare BullMQ worker + got)');
-    const worker = await systems.startBaselineWorker(`${receiver.url}/baseline`);
+    const worker = await systems.startBaselineWorker([`${receiver.url}/baseline`]);
     await provisionBaselinePersons(world, tenant, [...warm, ...ids]);
+    if (fincorePersons) ctx.persons = [...warm, ...ids];
     await drive(ctx.baselineApi.url, '/baseline', warm);
     const idle = worker.memory()?.rss ?? NaN;
     baseline = await drive(ctx.baselineApi.url, '/baseline', ids);
     workerMemory = { idle, peak: worker.memory()?.peak ?? NaN };
+    ctx.baselineCapacity = baseline.deliveredPerSecond;
     await systems.stop(worker);
   } catch (error) {
     log(`events: baseline failed: ${reason(error)}`);
@@ -225,7 +248,7 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
         ids,
         connections: 1,
         receiver,
-        receiverPath: '/quiet',
+        receiverPaths: ['/quiet'],
         timeoutMs,
       });
     log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant, one at a time, alone`);
@@ -265,6 +288,202 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
     row("quiet tenant, behind another's backlog: p50", flooded?.p50Ms),
     row("quiet tenant, behind another's backlog: p99", flooded?.p99Ms),
   ];
+}
+
+// ------------------------------------------------------------------ events at a fixed rate, and fanned out
+
+/**
+ * Two runs over the persons of the events scenario, in both systems: person changes offered at
+ * BENCH_RATE_PERCENT of the baseline's delivery capacity (open loop, one endpoint), and changes
+ * delivered to FANOUT_ENDPOINTS endpoints each (closed loop, as the events scenario).
+ */
+async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): Promise<Metric[]> {
+  const { settings, systems, world, tenant } = ctx;
+  const h = { 'x-auth-token': tenant.token };
+  const persons = ctx.persons;
+  const capacity = ctx.baselineCapacity;
+  const rateWhyNot = !persons
+    ? 'the events scenario did not run or create its persons'
+    : capacity === undefined
+      ? "the baseline's delivery capacity was not measured (events scenario)"
+      : undefined;
+  const fanWhyNot = persons ? undefined : rateWhyNot;
+  const perSecond = ((capacity ?? 0) * settings.ratePercent) / 100;
+  // As many changes as the offered rate sends in BENCH_SECONDS, within the persons there are.
+  const rateIds = (persons ?? []).slice(0, Math.max(1, Math.round(perSecond * settings.seconds)));
+  const fanIds = (persons ?? []).slice(0, settings.fanoutEvents);
+  const receiver = await TimingReceiver.start();
+  const timeoutMs = settings.eventTimeoutSeconds * 1000;
+  const fanPaths = (system: string) =>
+    Array.from({ length: FANOUT_ENDPOINTS }, (_, i) => `/${system}-fan-${i}`);
+  const runs = {
+    rate: wants('events-rate') && !rateWhyNot,
+    fan: wants('events-fanout') && !fanWhyNot,
+  };
+  const drive = (url: string, receiverPaths: string[], ids: string[], tag: string): EventDrive => ({
+    url,
+    token: tenant.token,
+    ids,
+    receiver,
+    receiverPaths,
+    timeoutMs,
+    tag,
+  });
+
+  const measure = async (
+    system: string,
+    url: string,
+    useEndpoints: (paths: string[]) => Promise<void>,
+  ): Promise<{ rate?: RateRun; fan?: EventRun; whyNot?: string }> => {
+    const out: { rate?: RateRun; fan?: EventRun; whyNot?: string } = {};
+    try {
+      if (runs.rate) {
+        await useEndpoints([`/${system}-rate`]);
+        log(`events-rate: ${system}, ${rateIds.length} changes at ${perSecond.toFixed(0)}/s`);
+        out.rate = await driveEventsAtRate({
+          ...drive(url, [`/${system}-rate`], rateIds, 'rate '),
+          perSecond,
+        });
+      }
+      if (runs.fan) {
+        await useEndpoints(fanPaths(system));
+        log(`events-fanout: ${system}, ${fanIds.length} changes to ${FANOUT_ENDPOINTS} endpoints each`);
+        out.fan = await driveEvents({
+          ...drive(url, fanPaths(system), fanIds, 'fan '),
+          connections: settings.eventConnections,
+        });
+      }
+    } catch (error) {
+      out.whyNot = reason(error);
+      log(`events-rate/fanout: ${system} not measured: ${out.whyNot}`);
+    }
+    return out;
+  };
+
+  let fincore: Awaited<ReturnType<typeof measure>> = {};
+  let baseline: Awaited<ReturnType<typeof measure>> = {};
+  if (runs.rate || runs.fan) {
+    try {
+      log('events-rate/fanout: starting credentials-api, notification-api, notifier');
+      const apps = await Promise.all([
+        systems.startFincore('credentials-api'),
+        systems.startFincore('notification-api'),
+        systems.startFincore('notifier'),
+      ]);
+      const [credentials, notifications] = apps;
+      await api(
+        notifications.url,
+        'PUT',
+        '/api/v1/notification-config/enable',
+        { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
+        h,
+      );
+      // The tenant's endpoints become exactly these receiver paths.
+      fincore = await measure('fincore', credentials.url, async (paths) => {
+        const { body } = await api<{ items: Array<{ id: string }> }>(
+          notifications.url,
+          'GET',
+          '/api/v1/webhook-endpoints',
+          undefined,
+          h,
+        );
+        for (const e of body.items)
+          await api(
+            notifications.url,
+            'DELETE',
+            `/api/v1/webhook-endpoints/${e.id}`,
+            undefined,
+            h,
+            [200, 204],
+          );
+        for (const path of paths)
+          await api(
+            notifications.url,
+            'POST',
+            '/api/v1/webhook-endpoints',
+            { url: `${receiver.url}${path}`, notificationTypeCodes: ['PERSON_UPDATED'] },
+            h,
+          );
+        if (!(await outboxDrained(world, 30_000)))
+          throw new Error('the notifier did not handle the earlier events within 30 s');
+      });
+      for (const p of apps) await systems.stop(p);
+    } catch (error) {
+      fincore.whyNot ??= reason(error);
+      log(`events-rate/fanout: fincore not measured: ${fincore.whyNot}`);
+    }
+    let worker: BenchProcess | undefined;
+    baseline = await measure('baseline', ctx.baselineApi.url, async (paths) => {
+      if (worker) await systems.stop(worker);
+      worker = await systems.startBaselineWorker(paths.map((path) => `${receiver.url}${path}`));
+    });
+    if (worker) await systems.stop(worker);
+  }
+  await receiver.close();
+
+  const metrics: Metric[] = [];
+  const runNote = (system: string, run: EventRun | undefined) =>
+    run
+      ? [
+          `${system}: ${run.ok}/${run.sent} changes answered 200` +
+            (run.ok < run.sent ? ` (answers: ${JSON.stringify(run.statusCodes)})` : '') +
+            `, ${run.delivered} webhooks matched` +
+            (run.complete ? '' : ` — INCOMPLETE within ${settings.eventTimeoutSeconds} s`) +
+            (run.duplicates ? `, ${run.duplicates} duplicate webhooks` : ''),
+        ]
+      : [];
+  if (wants('events-rate')) {
+    const scenario = 'events-rate';
+    const whyNot = rateWhyNot ?? fincore.whyNot;
+    const keptUp = (run: RateRun) =>
+      `${run.deliveredPerSecond.toFixed(0)}/s delivered of ${run.offeredPerSecond.toFixed(0)}/s offered, ` +
+      `backlog drained ${run.drainMs.toFixed(0)} ms after the last answer` +
+      (run.complete && run.deliveredPerSecond >= 0.95 * run.offeredPerSecond
+        ? ' (kept up)'
+        : ' (FELL BEHIND)');
+    const notes = [
+      ...runNote('fincore', fincore.rate),
+      ...(fincore.rate ? [`fincore: ${keptUp(fincore.rate)}`] : []),
+      ...runNote('baseline', baseline.rate),
+      ...(baseline.rate ? [`baseline: ${keptUp(baseline.rate)}`] : []),
+    ];
+    const row = (name: string, f?: number, b?: number): Metric => ({
+      scenario,
+      name,
+      unit: 'ms',
+      higherIsBetter: false,
+      fincore: f ?? null,
+      baseline: b ?? null,
+      notMeasured: whyNot,
+    });
+    metrics.push(
+      {
+        scenario,
+        name: `events at ${settings.ratePercent}% of baseline capacity: delivered/s`,
+        unit: '/s',
+        higherIsBetter: true,
+        fincore: fincore.rate?.deliveredPerSecond ?? null,
+        baseline: baseline.rate?.deliveredPerSecond ?? null,
+        notMeasured: whyNot,
+        notes,
+      },
+      row('  API response -> webhook p50', fincore.rate?.p50Ms, baseline.rate?.p50Ms),
+      row('  API response -> webhook p99', fincore.rate?.p99Ms, baseline.rate?.p99Ms),
+    );
+  }
+  if (wants('events-fanout')) {
+    metrics.push({
+      scenario: 'events-fanout',
+      name: `events x ${FANOUT_ENDPOINTS} endpoints -> webhooks delivered/s`,
+      unit: '/s',
+      higherIsBetter: true,
+      fincore: fincore.fan?.deliveredPerSecond ?? null,
+      baseline: baseline.fan?.deliveredPerSecond ?? null,
+      notMeasured: fanWhyNot ?? fincore.whyNot,
+      notes: [...runNote('fincore', fincore.fan), ...runNote('baseline', baseline.fan)],
+    });
+  }
+  return metrics;
 }
 
 // ------------------------------------------------------------------ card settings and fee quotes
@@ -384,7 +603,7 @@ async function main(): Promise<void> {
 
   // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
   const budgetSeconds =
-    4 * (settings.seconds + settings.warmupSeconds) + 4 * settings.eventTimeoutSeconds + 300;
+    6 * (settings.seconds + settings.warmupSeconds) + 6 * settings.eventTimeoutSeconds + 360;
   let cleanup: () => Promise<void> = async () => undefined;
   const watchdog = setTimeout(() => {
     log(`aborted: the run took longer than ${budgetSeconds} s`);
@@ -411,6 +630,8 @@ async function main(): Promise<void> {
     const baselineApi = await systems.startBaselineApi();
     const ctx: Context = { settings, world, systems, tenant, baselineApi };
     if (wants('events')) metrics.push(...(await eventsScenario(ctx)));
+    if (wants('events-rate') || wants('events-fanout'))
+      metrics.push(...(await eventLoadScenarios(ctx, wants)));
     if (wants('fairness')) metrics.push(...(await fairnessScenario(ctx)));
     if (wants('settings') || wants('fees')) metrics.push(...(await cardScenarios(ctx, wants)));
   } finally {

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       ids: writeIds,
       connections: 10,
       receiver,
-      receiverPath: '/soak',
+      receiverPaths: ['/soak'],
       timeoutMs: 60_000,
     });
     await waitFor(

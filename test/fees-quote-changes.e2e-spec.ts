@@ -1,4 +1,6 @@
-import { changeCardStatus } from './support/builders/cards';
+import { CardApiApp } from '../apps/card-api/src/app.definition';
+import { createAccount } from './support/builders/accounts';
+import { changeCardStatus, createCard } from './support/builders/cards';
 import {
   atmAbroad,
   FeeWorld,
@@ -6,7 +8,7 @@ import {
   standardTariffWithFlatAtmAbroadFee,
   startCardApiWithFeeWorld,
 } from './support/builders/fee-world';
-import { ApiResponse, expectStatus } from './support/http';
+import { ApiResponse, eventually, expectStatus } from './support/http';
 import { RunningApp, TestStack } from './support/stack';
 
 describe('fee quotation (POST /api/v1/transactions/calculate-fees): while cards and prices change', () => {
@@ -61,5 +63,19 @@ describe('fee quotation (POST /api/v1/transactions/calculate-fees): while cards 
     // Quotes sent after the update answered all see the new price.
     const after = await Promise.all(Array.from({ length: 8 }, () => quote(request)));
     expect(after.map((r) => r.body)).toEqual(after.map(() => fresh.body));
+  });
+
+  it('answers on another replica by the cards an account has now: a card created on one drops the account everywhere', async () => {
+    const other = await stack.startApp(CardApiApp);
+    const { accountId } = await createAccount(sut.api, token, { type: 'CREDIT' });
+    const request = { ...atmAbroad(world), accountId, cardId: undefined };
+    const onOther = () => other.api.post('/api/v1/transactions/calculate-fees', request, { token });
+    // The other replica now holds the account, still without cards: no card needed.
+    expectStatus(await onOther(), 200, 'quote on the other replica before the card');
+
+    await createCard(sut.api, token, { accountId, cardType: 'DEBIT', usageGroup: 'STD' });
+    await eventually(async () => (await onOther()).body.code === 'card_required', {
+      what: 'the other replica to require the card once the account has a debit card',
+    });
   });
 });

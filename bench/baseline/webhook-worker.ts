@@ -1,6 +1,7 @@
 /**
  * The bare baseline of webhook delivery: one BullMQ worker on the baseline's `domain-events`
- * queue that POSTs each event (the job carries the whole envelope) to one URL with got, signed
+ * queue that POSTs each event (the job carries the whole envelope) to each of its URLs with got
+ * (WEBHOOK_URLS, comma-separated: the tenant's endpoints, all at once), signed
  * like fincore (Standard Webhooks HMAC-SHA256), and fails the job on a non-2xx answer so BullMQ
  * retries it. No notification config lookup in PostgreSQL, no delivery rows, no attempt log, no
  * second queue: the least a webhook sender can do.
@@ -15,7 +16,7 @@ import got from 'got';
 
 const env = process.env;
 const redisUrl = new URL(env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const target = env.WEBHOOK_URL!;
+const targets = env.WEBHOOK_URLS!.split(',');
 const secret = Buffer.from(env.WEBHOOK_SECRET!.replace(/^whsec_/, ''), 'base64');
 const types = new Set((env.WEBHOOK_TYPES ?? 'PERSON_UPDATED').split(','));
 
@@ -27,21 +28,24 @@ const worker = new Worker(
     const id = String(job.data.id);
     const timestamp = Math.floor(Date.now() / 1000).toString();
     const signature = createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64');
-    const response = await got.post(target, {
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': timestamp,
-        'webhook-signature': `v1,${signature}`,
-      },
-      timeout: { request: Number(env.WEBHOOK_TIMEOUT_MS ?? 10_000) },
-      retry: { limit: 0 },
-      followRedirect: false,
-      throwHttpErrors: false,
-    });
-    if (response.statusCode < 200 || response.statusCode >= 300)
-      throw new Error(`webhook answered ${response.statusCode}`);
+    const post = async (target: string) => {
+      const response = await got.post(target, {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': timestamp,
+          'webhook-signature': `v1,${signature}`,
+        },
+        timeout: { request: Number(env.WEBHOOK_TIMEOUT_MS ?? 10_000) },
+        retry: { limit: 0 },
+        followRedirect: false,
+        throwHttpErrors: false,
+      });
+      if (response.statusCode < 200 || response.statusCode >= 300)
+        throw new Error(`webhook answered ${response.statusCode}`);
+    };
+    await Promise.all(targets.map(post));
   },
   {
     connection: { host: redisUrl.hostname, port: Number(redisUrl.port || 6379), maxRetriesPerRequest: null },

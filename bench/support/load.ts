@@ -87,7 +87,12 @@ export async function api<T = any>(
 ): Promise<{ status: number; body: T }> {
   const r = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    // No content-type without a body: the APIs refuse an empty JSON body.
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      accept: 'application/json',
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();

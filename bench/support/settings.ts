@@ -27,6 +27,10 @@ export interface BenchSettings {
   events: number;
   /** Concurrent requests while driving those state changes. */
   eventConnections: number;
+  /** Person changes of the fan-out scenario (each delivered to 10 endpoints). */
+  fanoutEvents: number;
+  /** Share of the baseline's delivery capacity offered in the fixed-rate scenario. */
+  ratePercent: number;
   /** Longest wait for the webhooks of the events scenario, in seconds. */
   eventTimeoutSeconds: number;
   /** Events of the flooding tenant in the fairness scenario: its backlog. */
@@ -53,6 +57,8 @@ export function loadBenchSettings(): BenchSettings {
     connections: intFrom('BENCH_CONNECTIONS', 20),
     events: intFrom('BENCH_EVENTS', 2000),
     eventConnections: intFrom('BENCH_EVENT_CONNECTIONS', 10),
+    fanoutEvents: intFrom('BENCH_FANOUT_EVENTS', 200),
+    ratePercent: intFrom('BENCH_RATE_PERCENT', 70),
     eventTimeoutSeconds: intFrom('BENCH_EVENT_TIMEOUT_SECONDS', 60),
     fairnessBacklog: intFrom('BENCH_FAIRNESS_BACKLOG', 5000),
     fairnessEvents: intFrom('BENCH_FAIRNESS_EVENTS', 40),

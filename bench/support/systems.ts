@@ -83,7 +83,8 @@ export class Systems {
     return proc;
   }
 
-  async startBaselineWorker(webhookUrl: string): Promise<BenchProcess> {
+  /** The bare webhook worker, POSTing every event to each of `webhookUrls`. */
+  async startBaselineWorker(webhookUrls: string[]): Promise<BenchProcess> {
     const port = await freePort();
     const proc = await BenchProcess.start(
       'baseline-worker',
@@ -91,7 +92,7 @@ export class Systems {
       {
         REDIS_URL: this.fincoreEnv.REDIS_URL,
         BASELINE_QUEUE_PREFIX: this.world.baselineQueuePrefix,
-        WEBHOOK_URL: webhookUrl,
+        WEBHOOK_URLS: webhookUrls.join(','),
         WEBHOOK_SECRET: this.webhookSecret,
         // Same concurrency as the notifier's delivery worker (WEBHOOK_CONCURRENCY default).
         WEBHOOK_CONCURRENCY: '20',

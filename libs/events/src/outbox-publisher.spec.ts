@@ -98,20 +98,32 @@ describe('OutboxPublisher', () => {
   });
 
   describe('publishInBackground', () => {
-    it('does not touch the outbox for no events', () => {
+    it('enqueues nothing for no events', () => {
       sut.publishInBackground([]);
-      expect(outbox.publishUnpublished).not.toHaveBeenCalled();
+      expect(queue.addBulk).not.toHaveBeenCalled();
     });
 
-    it('logs a failure instead of throwing, and shutdown waits for the publication under way', async () => {
+    it('enqueues the events written already marked published, without touching the outbox', async () => {
+      sut.publishInBackground([toEnqueue('e-1'), toEnqueue('e-2')]);
+      await sut.onApplicationShutdown();
+      expect(queue.addBulk).toHaveBeenCalledWith([
+        { name: 'event', data: { eventId: 'e-1' }, opts: { jobId: 'e-1', priority: 2 } },
+        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2', priority: 2 } },
+      ]);
+      expect(outbox.unmarkPublished).not.toHaveBeenCalled();
+    });
+
+    it('hands the events back to the relay when the queue refuses, and shutdown waits for that', async () => {
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       let fail!: (error: Error) => void;
-      outbox.publishUnpublished.mockReturnValue(new Promise((_, reject) => (fail = reject)));
-      sut.publishInBackground(['e-1']);
+      queue.addBulk.mockReturnValue(new Promise((_, reject) => (fail = reject)));
+      outbox.unmarkPublished.mockResolvedValue(undefined);
+      sut.publishInBackground([toEnqueue('e-1')]);
       const shutdown = sut.onApplicationShutdown();
-      fail(new Error('database away'));
+      fail(new Error('redis away'));
       await shutdown;
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('the relay will retry: database away'));
+      expect(outbox.unmarkPublished).toHaveBeenCalledWith(['e-1']);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('the relay will retry: redis away'));
       warn.mockRestore();
     });
   });

@@ -19,9 +19,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /**
- * Moves committed outbox rows onto the `domain-events` queue. Rows are claimed with
- * FOR UPDATE SKIP LOCKED so the in-process publisher and every relay never publish one row at
- * the same time; job id = event id, so a second publish after a crash adds no second job.
+ * Moves committed outbox rows onto the `domain-events` queue. A unit of work writes its rows
+ * already marked published and enqueues them after commit (unmarking them should that fail);
+ * relays claim unpublished rows with FOR UPDATE SKIP LOCKED; so no row is published by both at
+ * once. Job id = event id, so a second publish after a crash adds no second job.
  */
 @Injectable()
 export class OutboxPublisher implements OnApplicationShutdown {
@@ -33,16 +34,25 @@ export class OutboxPublisher implements OnApplicationShutdown {
     @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
   ) {}
 
-  /** Publishes the given events in the background; whatever fails is left for the relay. */
-  publishInBackground(eventIds: string[]): void {
-    if (!eventIds.length) return;
-    const task = this.publish(eventIds).catch((e: Error) =>
-      this.logger.warn(`Publishing ${eventIds.length} event(s) failed, the relay will retry: ${e.message}`),
-    );
+  /**
+   * Enqueues events that were written already marked published (UnitOfWork), in the background;
+   * should that fail they are unmarked, so the relay publishes them.
+   */
+  publishInBackground(events: EventToEnqueue[]): void {
+    if (!events.length) return;
+    const task = this.enqueue(events).catch(async (e: Error) => {
+      this.logger.warn(`Publishing ${events.length} event(s) failed, the relay will retry: ${e.message}`);
+      await this.outbox
+        .unmarkPublished(events.map((event) => event.id))
+        .catch((u: Error) =>
+          this.logger.warn(`Could not hand the events back to the relay, the reconciler will: ${u.message}`),
+        );
+    });
     this.inFlight.add(task);
     void task.finally(() => this.inFlight.delete(task));
   }
 
+  /** Publishes those of the given committed events that are still unpublished. */
   async publish(eventIds: string[]): Promise<number> {
     return this.outbox.publishUnpublished(eventIds, (events) => this.enqueue(events));
   }

@@ -30,6 +30,18 @@ export interface EventToEnqueue {
 /** Publishes claimed events. */
 export type PublishClaimed = (events: EventToEnqueue[]) => Promise<void>;
 
+interface ClaimedRow {
+  id: string;
+  tenant_code: string;
+  trace_context: string | null;
+}
+
+const toEnqueue = (r: ClaimedRow): EventToEnqueue => ({
+  id: r.id,
+  tenantCode: r.tenant_code,
+  traceContext: r.trace_context,
+});
+
 /**
  * The one owner of `events.outbox`. Plain SQL throughout: it works with any DataSource, whatever
  * entities it registered. Methods that take an EntityManager run in the caller's transaction.
@@ -43,19 +55,22 @@ export class OutboxRepository {
    * they describe. One statement whatever their number: a change of many rows would otherwise
    * make one round trip per event while holding its locks. The position each row gets here, after
    * the caller locked the subject's row, orders one subject's events as they commit. `traceContext`
-   * is the serialised trace of the change, shared by all its events.
+   * is the serialised trace of the change, shared by all its events. `publishing`: the caller
+   * enqueues them itself after commit, so they are written already marked published (no relay claims
+   * them, and no statement after commit marks them); it calls unmarkPublished should the enqueue fail.
    */
   async insertEvents(
     manager: EntityManager,
     events: readonly DomainEvent[],
-    traceContext: string | null = null,
+    options: { traceContext?: string | null; publishing?: boolean } = {},
   ): Promise<void> {
     if (events.length === 0) return;
     const subjects = events.map((e) => subjectOf(e.type, e.data));
+    const published = options.publishing ? 'now(), 1' : 'NULL, 0';
     await manager.query(
-      `INSERT INTO events.outbox
-              (id, type, tenant_code, occurred_at, correlation_id, data, subject_type, subject_id, trace_context)
-       SELECT e.*, $9::text
+      `INSERT INTO events.outbox (id, type, tenant_code, occurred_at, correlation_id, data, subject_type, subject_id,
+                                  trace_context, published_at, publish_attempts)
+       SELECT e.*, $9::text, ${published}
          FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::jsonb[],
                      $7::varchar[], $8::text[]) AS e`,
       [
@@ -67,26 +82,52 @@ export class OutboxRepository {
         events.map((e) => JSON.stringify(e.data)),
         subjects.map((s) => s.type),
         subjects.map((s) => s.id),
-        traceContext,
+        options.traceContext ?? null,
       ],
     );
   }
 
   /**
-   * Claims those of the given events that are unpublished and not claimed by anyone else
-   * (FOR UPDATE SKIP LOCKED), hands their ids (and stored trace contexts, in the same order) to
-   * `publish` while holding the row locks, then marks them published, all in one transaction.
-   * Returns how many it published.
+   * Hands marked-published rows back to the relay (their enqueue failed). Should this fail too,
+   * the reconciler enqueues them after its grace period, as published but unprocessed.
    */
-  publishUnpublished(eventIds: string[], publish: PublishClaimed): Promise<number> {
-    return this.claimAndMarkPublished(
-      `SELECT id, tenant_code, trace_context FROM events.outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+  async unmarkPublished(eventIds: string[]): Promise<void> {
+    await this.db.query(
+      `UPDATE events.outbox SET published_at = NULL, publish_attempts = publish_attempts - 1
+        WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL`,
       [eventIds],
-      publish,
     );
   }
 
-  /** Like publishUnpublished, for up to `limit` of the oldest unpublished rows. */
+  /**
+   * Marks those of the given events that are unpublished as published, in one autocommitted
+   * statement (a row a relay holds is waited for, then found published), hands them to `publish`,
+   * and unmarks them should it fail, so the relay publishes them. Returns how many it published.
+   * Should the process die between the mark and `publish`, the relay's reconciler enqueues the
+   * published but unprocessed event after its grace period.
+   */
+  async publishUnpublished(eventIds: string[], publish: PublishClaimed): Promise<number> {
+    // An UPDATE ... RETURNING answers [rows, affected] through TypeORM's query().
+    const [rows]: [ClaimedRow[], number] = await this.db.query(
+      `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1
+        WHERE id = ANY($1::uuid[]) AND published_at IS NULL RETURNING id, tenant_code, trace_context`,
+      [eventIds],
+    );
+    if (!rows.length) return 0;
+    try {
+      await publish(rows.map(toEnqueue));
+    } catch (error) {
+      await this.unmarkPublished(rows.map((r) => r.id)).catch(() => undefined);
+      throw error;
+    }
+    return rows.length;
+  }
+
+  /**
+   * Claims up to `limit` of the oldest unpublished rows not claimed by anyone else (FOR UPDATE SKIP
+   * LOCKED), hands them to `publish` while holding the row locks, then marks them published, all in
+   * one transaction. Returns how many it published.
+   */
   publishOldestUnpublished(limit: number, publish: PublishClaimed): Promise<number> {
     return this.claimAndMarkPublished(
       `SELECT id, tenant_code, trace_context FROM events.outbox WHERE published_at IS NULL
@@ -102,13 +143,10 @@ export class OutboxRepository {
     publish: PublishClaimed,
   ): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const rows: Array<{ id: string; tenant_code: string; trace_context: string | null }> =
-        await manager.query(claimSql, params);
+      const rows: ClaimedRow[] = await manager.query(claimSql, params);
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
-      await publish(
-        rows.map((r) => ({ id: r.id, tenantCode: r.tenant_code, traceContext: r.trace_context })),
-      );
+      await publish(rows.map(toEnqueue));
       await manager.query(
         `UPDATE events.outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])`,
         [ids],

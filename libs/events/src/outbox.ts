@@ -56,6 +56,8 @@ export async function recordEvents<T extends EventType>(
   inputs: readonly EventInput<T>[],
 ): Promise<DomainEvent<T>[]> {
   const events = newDomainEvents(inputs);
-  await new OutboxRepository(manager.dataSource).insertEvents(manager, events, serializeTraceContext());
+  await new OutboxRepository(manager.dataSource).insertEvents(manager, events, {
+    traceContext: serializeTraceContext(),
+  });
   return events;
 }

@@ -37,8 +37,13 @@ describe('UnitOfWork', () => {
         data,
       });
       // No trace without tracing: the row's trace context stays null.
-      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event], null);
-      expect(publisher.publishInBackground).toHaveBeenCalledWith([event.id]);
+      expect(outbox.insertEvents).toHaveBeenCalledWith(manager, [event], {
+        traceContext: null,
+        publishing: true,
+      });
+      expect(publisher.publishInBackground).toHaveBeenCalledWith([
+        { id: event.id, tenantCode: event.tenantCode, traceContext: null },
+      ]);
     });
 
     it('writes many events of one type in one insert', async () => {

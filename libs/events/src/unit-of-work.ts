@@ -7,7 +7,7 @@ import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
 import { newDomainEvents } from './outbox';
 import { OutboxPublisher } from './outbox-publisher';
-import { OutboxRepository } from './outbox.repository';
+import { EventToEnqueue, OutboxRepository } from './outbox.repository';
 
 export interface Transaction {
   manager: EntityManager;
@@ -37,15 +37,17 @@ export class UnitOfWork {
     work: (tx: Transaction) => Promise<R>,
     options: { isolation?: IsolationLevel } = {},
   ): Promise<R> {
-    const emitted: string[] = [];
+    const emitted: EventToEnqueue[] = [];
     const body = async (manager: EntityManager) => {
       const emitAll: Transaction['emitAll'] = async (type, tenantCode, data) => {
         const correlationId = requestContext.requestId() ?? null;
         const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
+        // Marked published at once: this process enqueues them after commit (no statement after it).
         // The request's trace goes on from the row: relay, notifier and webhook continue it.
-        await this.outbox.insertEvents(manager, events, serializeTraceContext());
+        const traceContext = serializeTraceContext();
+        await this.outbox.insertEvents(manager, events, { traceContext, publishing: true });
         // A loop, not push(...ids): spreading a very large array overflows the call stack.
-        for (const event of events) emitted.push(event.id);
+        for (const { id } of events) emitted.push({ id, tenantCode, traceContext });
         return events;
       };
       return work({

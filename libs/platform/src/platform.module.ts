@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -12,6 +12,7 @@ import { TenantRepository } from './auth/tenant.repository';
 import { TokenService } from './auth/token.service';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import { requestContext } from './context/request-context';
 import { ProblemFilter } from './errors/problem.filter';
 import { HealthController } from './health/health.controller';
 import { RateLimitGuard } from './http/rate-limit.guard';
@@ -44,24 +45,18 @@ export class PlatformModule implements NestModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({
-          // The library's default route pattern matches nothing under NestJS 12's Fastify adapter,
-          // which left requests without their logger context.
-          forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
+          // No per-request middleware: a child logger per request cost more than the request's own
+          // work. The request id comes from the request context instead (see mixin), and the line
+          // per request is written by a Fastify hook (see bootstrap), which knows the route.
+          forRoutes: [],
           pinoHttp: {
             name: appName,
             level: config.LOG_LEVEL,
-            genReqId: (req) => String(req.headers['x-request-id']),
-            customProps: () => ({ app: appName }),
-            // The line per request is written by a Fastify hook (see bootstrap), which knows the route.
-            autoLogging: false,
-            redact: ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie'],
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-              }),
+            mixin: () => {
+              const requestId = requestContext.requestId();
+              return requestId ? { app: appName, requestId } : { app: appName };
             },
+            redact: ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie'],
           },
         }),
         DatabaseModule.forRoot(APP_CONFIG),

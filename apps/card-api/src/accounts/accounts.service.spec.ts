@@ -1,15 +1,19 @@
 import { newDouble } from '../../../../test/support/doubles';
 import { anAccount, principal } from '../card-context.fixtures';
+import type { CardRefs } from '../cards/card-refs';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 
 describe('AccountsService', () => {
   let accounts: jest.Mocked<AccountRepository>;
+  let refs: jest.Mocked<CardRefs>;
   let sut: AccountsService;
 
   beforeEach(() => {
     accounts = newDouble<AccountRepository>();
-    sut = new AccountsService(accounts);
+    refs = newDouble<CardRefs>();
+    refs.accountChanged.mockResolvedValue(undefined);
+    sut = new AccountsService(accounts, refs);
   });
 
   describe('createAccount', () => {
@@ -31,6 +35,7 @@ describe('AccountsService', () => {
         createdAt: '2025-11-20T09:00:00.000Z',
       });
       expect(accounts.createIfNew).toHaveBeenCalledWith({ tenantId: principal.tenantId, ...body });
+      expect(refs.accountChanged).toHaveBeenCalledWith(principal.tenantId, 'ACC-1');
     });
 
     it('refuses an id the tenant already uses with 409 account_exists', async () => {

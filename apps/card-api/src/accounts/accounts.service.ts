@@ -2,17 +2,22 @@ import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { Principal, ProblemException } from '@fincore/platform';
 import { mapAccount } from './account.mapper';
+import { CardRefs } from '../cards/card-refs';
 import { AccountRepository } from './account.repository';
 import type { CreateAccountBody } from './account.schemas';
 
 /** Card accounts of a tenant. */
 @Injectable()
 export class AccountsService {
-  constructor(private readonly accounts: AccountRepository) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly refs: CardRefs,
+  ) {}
 
   async createAccount(principal: Principal, body: z.infer<typeof CreateAccountBody>) {
     const account = await this.accounts.createIfNew({ tenantId: principal.tenantId, ...body });
     if (!account) throw new ProblemException('account_exists', 409, { accountId: body.accountId });
+    await this.refs.accountChanged(principal.tenantId, body.accountId);
     return mapAccount(account);
   }
 

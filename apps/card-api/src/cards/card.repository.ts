@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { TenantScopedRepository } from '../tenant-scoped.repository';
 import type { AuthorisationFlags } from '../card-settings/domain/card-settings';
 import type { Network } from '../service-codes/domain/service-codes';
-import type { UsageGroupEntity } from '../usage-groups/usage-group.entity';
+import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { CardEntity } from './card.entity';
 import type { CardStatus } from './domain/card-status';
@@ -82,22 +82,27 @@ export class CardRepository extends TenantScopedRepository {
   }
 
   /**
-   * The card and its usage group, for a change of the card (its settings or its status): the group
-   * FOR SHARE first, so a concurrent change of the group waits and the rules checked stay in force,
-   * then the card FOR UPDATE, so changes of one card run one after the other.
+   * The card and its usage group, for a change of the card (its settings or its status), in one
+   * statement: the group FOR SHARE, so a concurrent change of the group waits and the rules checked
+   * stay in force, and the card FOR UPDATE, so changes of one card run one after the other.
+   * PostgreSQL locks the rows in the order of the locking clauses: the group first. Joins the usage
+   * groups' table to save a round trip on every settings change.
    */
   async lockCardForChange(
     manager: EntityManager,
     tenantId: string,
     cardId: string,
   ): Promise<CardWithUsageGroup | null> {
-    const group = await this.usageGroups.lockGroupOfCardForShare(manager, tenantId, cardId);
-    const card =
-      group &&
-      (await manager
-        .getRepository(CardEntity)
-        .findOne({ where: { tenantId, cardId }, lock: { mode: 'pessimistic_write' } }));
-    return group && card ? { card, group } : null;
+    const [row] = (await manager.query(
+      `SELECT ${this.selectList(UsageGroupEntity, 'g')}, ${this.selectList(CardEntity, 'c')}
+         FROM cards.usage_groups g JOIN cards.cards c ON c.tenant_id = g.tenant_id AND c.usage_group = g.code
+        WHERE c.tenant_id = $1 AND c.card_id = $2
+          FOR SHARE OF g FOR UPDATE OF c`,
+      [tenantId, cardId],
+    )) as Array<Record<string, unknown>>;
+    return row
+      ? { card: this.entityFrom(CardEntity, row, 'c'), group: this.entityFrom(UsageGroupEntity, row, 'g') }
+      : null;
   }
 
   /** The cards of a usage group, locked FOR UPDATE in id order; the caller holds the group FOR UPDATE. */
@@ -113,8 +118,21 @@ export class CardRepository extends TenantScopedRepository {
     await manager.getRepository(CardEntity).update({ id }, { status });
   }
 
+  /** Plain SQL on purpose: this is on every settings change, where the query builder's cost shows. */
   async updateSettings(manager: EntityManager, id: string, settings: SettingsUpdate): Promise<void> {
-    await manager.getRepository(CardEntity).update({ id }, settings);
+    await manager.query(
+      `UPDATE cards.cards SET authorisation_types = $2, renewable = $3, xpays_allowed = $4,
+              settings_version = $5, settings_changed_at = $6
+        WHERE id = $1`,
+      [
+        id,
+        JSON.stringify(settings.authorisationTypes),
+        settings.renewable,
+        settings.xpaysAllowed,
+        settings.settingsVersion,
+        settings.settingsChangedAt,
+      ],
+    );
   }
 
   /** New flags and versions of many cards in one statement: a group may hold many cards. */

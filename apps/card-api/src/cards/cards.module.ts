@@ -14,6 +14,7 @@ import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { UsageGroupsController } from '../usage-groups/usage-groups.controller';
 import { UsageGroupsService } from '../usage-groups/usage-groups.service';
+import { CardRefs } from './card-refs';
 import { CardEntity } from './card.entity';
 import { CardRepository } from './card.repository';
 import { CardsController } from './cards.controller';
@@ -23,7 +24,8 @@ export const CARDS_ENTITIES = [AccountEntity, UsageGroupEntity, CardEntity, Card
 
 /**
  * The card context: accounts, usage groups, cards, their settings and authorisation checks, and
- * the service-code catalog. Exports the card and account repositories for fee quotation.
+ * the service-code catalog. Exports the card and account repositories and their cached refs for
+ * fee quotation.
  */
 @Module({
   imports: [TypeOrmModule.forFeature(CARDS_ENTITIES)],
@@ -38,12 +40,13 @@ export const CARDS_ENTITIES = [AccountEntity, UsageGroupEntity, CardEntity, Card
     AccountRepository,
     UsageGroupRepository,
     CardRepository,
+    CardRefs,
     CardSettingsChangeRepository,
     AccountsService,
     UsageGroupsService,
     CardsService,
     CardSettingsService,
   ],
-  exports: [CardRepository, AccountRepository],
+  exports: [CardRepository, AccountRepository, CardRefs],
 })
 export class CardsModule {}

@@ -4,6 +4,7 @@ import { AccountRepository } from '../accounts/account.repository';
 import { aCard, anAccount, aUsageGroup, principal } from '../card-context.fixtures';
 import { aTransaction, runsIn } from '../../../../test/support/unit-of-work-double';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
+import { CardRefs } from './card-refs';
 import { CardRepository } from './card.repository';
 import { CardsService } from './cards.service';
 
@@ -12,6 +13,7 @@ describe('CardsService', () => {
   let accounts: jest.Mocked<AccountRepository>;
   let usageGroups: jest.Mocked<UsageGroupRepository>;
   let uow: jest.Mocked<UnitOfWork>;
+  let refs: jest.Mocked<CardRefs>;
   let sut: CardsService;
   const tx = aTransaction();
 
@@ -21,7 +23,9 @@ describe('CardsService', () => {
     usageGroups = newDouble<UsageGroupRepository>();
     uow = newDouble<UnitOfWork>();
     runsIn(uow, tx);
-    sut = new CardsService(cards, accounts, usageGroups, uow);
+    refs = newDouble<CardRefs>();
+    refs.cardChanged.mockResolvedValue(undefined);
+    sut = new CardsService(cards, accounts, usageGroups, uow, refs);
   });
 
   describe('createCard', () => {
@@ -58,6 +62,7 @@ describe('CardsService', () => {
       expect(created.settings.authorisationTypes.map((a) => a.serviceCode)).toEqual(['00', '01']);
       expect(accounts.findByAccountId).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'ACC-1');
       expect(usageGroups.lockForShare).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'STANDARD');
+      expect(refs.cardChanged).toHaveBeenCalledWith(principal.tenantId, 'CARD-1', 'ACC-1');
     });
 
     it('stores the initial settings given, once they pass the rules of a settings change', async () => {
@@ -173,6 +178,7 @@ describe('CardsService', () => {
       });
       expect(cards.lockCardForChange).toHaveBeenCalledWith(tx.manager, principal.tenantId, 'CARD-1');
       expect(cards.updateStatus).toHaveBeenCalledWith(tx.manager, 'card-row-1', 'BLOCKED');
+      expect(refs.cardChanged).toHaveBeenCalledWith(principal.tenantId, 'CARD-1', 'ACC-1');
     });
 
     it('writes nothing when the status is already the requested one', async () => {
@@ -182,6 +188,7 @@ describe('CardsService', () => {
         status: 'BLOCKED',
       });
       expect(cards.updateStatus).not.toHaveBeenCalled();
+      expect(refs.cardChanged).not.toHaveBeenCalled();
     });
 
     it('refuses to reopen a closed card with 409 card_closed', async () => {

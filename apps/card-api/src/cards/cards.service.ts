@@ -8,6 +8,7 @@ import { applicableServiceCodes, profileOf, toFlags } from '../card-settings/dom
 import { assertSettingsAcceptable } from '../card-settings/settings-problems';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { mapCard } from './card.mapper';
+import { CardRefs } from './card-refs';
 import { CardRepository } from './card.repository';
 import type { ChangeCardStatusBody, CreateCardBody } from './card.schemas';
 import { cardStatusTransition } from './domain/card-status';
@@ -20,10 +21,11 @@ export class CardsService {
     private readonly accounts: AccountRepository,
     private readonly usageGroups: UsageGroupRepository,
     private readonly uow: UnitOfWork,
+    private readonly refs: CardRefs,
   ) {}
 
   async createCard(principal: Principal, body: z.infer<typeof CreateCardBody>) {
-    return this.uow.run(async ({ manager }) => {
+    const created = await this.uow.run(async ({ manager }) => {
       const tenantId = principal.tenantId;
       const account = await this.accounts.findByAccountId(manager, tenantId, body.accountId);
       if (!account) throw new ProblemException('unknown_account', 422, { accountId: body.accountId });
@@ -63,6 +65,9 @@ export class CardsService {
       if (!card) throw new ProblemException('card_exists', 409, { cardId: body.cardId });
       return mapCard(card, group);
     });
+    // The account's card types changed with it.
+    await this.refs.cardChanged(principal.tenantId, body.cardId, body.accountId);
+    return created;
   }
 
   async getCard(principal: Principal, cardId: string) {
@@ -73,7 +78,7 @@ export class CardsService {
 
   /** Blocks, unblocks or closes a card; serialised with settings changes by the card's lock. */
   async changeStatus(principal: Principal, cardId: string, body: z.infer<typeof ChangeCardStatusBody>) {
-    return this.uow.run(async ({ manager }) => {
+    const { changed, view } = await this.uow.run(async ({ manager }) => {
       const locked = await this.cards.lockCardForChange(manager, principal.tenantId, cardId);
       if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
       const { card, group } = locked;
@@ -83,7 +88,9 @@ export class CardsService {
         card.status = body.status;
         await this.cards.updateStatus(manager, card.id, body.status);
       }
-      return mapCard(card, group);
+      return { changed: transition.kind === 'change', view: mapCard(card, group) };
     });
+    if (changed) await this.refs.cardChanged(principal.tenantId, cardId, view.accountId);
+    return view;
   }
 }

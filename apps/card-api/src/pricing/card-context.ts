@@ -5,6 +5,7 @@
 export { AccountRepository } from '../accounts/account.repository';
 export type { AccountRef } from '../accounts/account.repository';
 export { CardRepository } from '../cards/card.repository';
+export { CardRefs } from '../cards/card-refs';
 export type { CardRef } from '../cards/card.repository';
 export { CardsModule } from '../cards/cards.module';
 export { AccountId, CardId } from '../identifiers.schemas';

@@ -65,15 +65,6 @@ export class UsageGroupRepository extends TenantScopedRepository {
     return this.groupOfCard(this.db.manager, tenantId, cardId).getOne();
   }
 
-  /** The usage group of a card, locked FOR SHARE: the group's rules stay in force until commit. */
-  lockGroupOfCardForShare(
-    manager: EntityManager,
-    tenantId: string,
-    cardId: string,
-  ): Promise<UsageGroupEntity | null> {
-    return this.groupOfCard(manager, tenantId, cardId).setLock('pessimistic_read').getOne();
-  }
-
   private groupOfCard(manager: EntityManager, tenantId: string, cardId: string) {
     return manager
       .getRepository(UsageGroupEntity)

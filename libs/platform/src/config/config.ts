@@ -78,6 +78,11 @@ export const configSchema = z.object({
   /** Requests per token (or per client address without one) per window, shared across replicas. */
   RATE_LIMIT_MAX: positiveInt(1200),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * Share of RATE_LIMIT_MAX a replica may admit per window before Redis hears of it (hits are sent
+   * in batches); the limit can be exceeded by about this much per replica. 0: a round trip per request.
+   */
+  RATE_LIMIT_TOLERANCE: z.coerce.number().min(0).max(0.5).default(0.01),
   /** Seconds an authenticated token stays cached in-process; revocation also clears it at once. */
   TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
   /** Relay safety-net poll for outbox rows a crash left unpublished (LISTEN/NOTIFY wakes it sooner). */

@@ -6,7 +6,10 @@ import { Principal } from '../auth/principal';
 import { ProblemException } from '../errors/problem';
 import { RateLimiter } from './rate-limiter';
 
-/** Per-token (or per-address, before authentication) request budget shared by all replicas. */
+/**
+ * Per-token (or per-address, before authentication) request budget shared by all replicas, within
+ * the tolerance of RateLimiter.consumeBatched.
+ */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
@@ -28,7 +31,7 @@ export class RateLimitGuard implements CanActivate {
       : `ip:${request.ip ?? 'unknown'}`;
     const window = this.config.RATE_LIMIT_WINDOW_SECONDS;
     const max = this.config.RATE_LIMIT_MAX;
-    const decision = await this.limiter.consume(this.limiter.key('http', subject), max, window);
+    const decision = await this.limiter.consumeBatched(this.limiter.key('http', subject), max, window);
     reply.header('ratelimit-limit', String(max));
     reply.header('ratelimit-remaining', String(Math.max(0, max - decision.count)));
     if (!decision.allowed) {

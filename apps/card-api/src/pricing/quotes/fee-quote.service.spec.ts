@@ -1,6 +1,6 @@
 import { ProblemException } from '@fincore/platform';
 import { newDouble } from '../../../../../test/support/doubles';
-import type { AccountRef, AccountRepository, CardRef, CardRepository } from '../card-context';
+import type { AccountRef, CardRef, CardRefs } from '../card-context';
 import {
   STANDARD_EXCHANGE_RATES,
   STANDARD_LABELS,
@@ -50,18 +50,16 @@ const body = (over: object = {}) => ({
 
 describe('FeeQuoteService', () => {
   let cache: jest.Mocked<PricingCache>;
-  let cards: jest.Mocked<CardRepository>;
-  let accounts: jest.Mocked<AccountRepository>;
+  let refs: jest.Mocked<CardRefs>;
   let sut: FeeQuoteService;
 
   beforeEach(() => {
     cache = newDouble<PricingCache>();
     cache.get.mockResolvedValue(pricing);
-    cards = newDouble<CardRepository>();
-    accounts = newDouble<AccountRepository>();
-    cards.findRef.mockResolvedValue(card());
-    accounts.findRef.mockResolvedValue(account());
-    sut = new FeeQuoteService(cache, cards, accounts);
+    refs = newDouble<CardRefs>();
+    refs.card.mockResolvedValue(card());
+    refs.account.mockResolvedValue(account());
+    sut = new FeeQuoteService(cache, refs);
   });
 
   const problem = async (promise: Promise<unknown>) => {
@@ -81,8 +79,8 @@ describe('FeeQuoteService', () => {
       expect(answer.priceList).toEqual({ id: 'pl-standard', code: 'STANDARD-2026', level: 'TENANT' });
       expect(answer.cardId).toBeNull();
       expect(cache.get).toHaveBeenCalledWith(TENANT_ID);
-      expect(accounts.findRef).toHaveBeenCalledWith(TENANT_ID, 'ACC-2');
-      expect(cards.findRef).not.toHaveBeenCalled();
+      expect(refs.account).toHaveBeenCalledWith(TENANT_ID, 'ACC-2');
+      expect(refs.card).not.toHaveBeenCalled();
     });
 
     it("prefers the card's price list and does not look the account up", async () => {
@@ -90,7 +88,7 @@ describe('FeeQuoteService', () => {
 
       expect(answer.priceList.code).toBe('CARD-FREE');
       expect(answer.fees).toEqual([]);
-      expect(accounts.findRef).not.toHaveBeenCalled();
+      expect(refs.account).not.toHaveBeenCalled();
     });
 
     it('refuses codes missing from the catalogs before asking the card context', async () => {
@@ -104,7 +102,7 @@ describe('FeeQuoteService', () => {
         code: 'unknown_labels',
         params: { labels: ['MOON'] },
       });
-      expect(accounts.findRef).not.toHaveBeenCalled();
+      expect(refs.account).not.toHaveBeenCalled();
     });
 
     it('refuses amount 0 unless the type allows it', async () => {
@@ -120,7 +118,7 @@ describe('FeeQuoteService', () => {
     });
 
     it('is 404 for an unknown card and 422 for a card of another account', async () => {
-      cards.findRef.mockResolvedValueOnce(null);
+      refs.card.mockResolvedValueOnce(null);
       expect(await problem(sut.calculate(principal, body({ cardId: 'CARD-9' })))).toMatchObject({
         code: 'card_not_found',
         status: 404,
@@ -132,7 +130,7 @@ describe('FeeQuoteService', () => {
     });
 
     it('is 404 for an unknown account', async () => {
-      accounts.findRef.mockResolvedValue(null);
+      refs.account.mockResolvedValue(null);
       expect(await problem(sut.calculate(principal, body()))).toMatchObject({
         code: 'account_not_found',
         params: { accountId: 'ACC-2' },
@@ -140,7 +138,7 @@ describe('FeeQuoteService', () => {
     });
 
     it('asks for the card on accounts that carry debit, prepaid or gift cards', async () => {
-      accounts.findRef.mockResolvedValue(account({ type: 'CURRENT', cardTypes: ['DEBIT'] }));
+      refs.account.mockResolvedValue(account({ type: 'CURRENT', cardTypes: ['DEBIT'] }));
       expect(await problem(sut.calculate(principal, body()))).toEqual({
         code: 'card_required',
         status: 422,

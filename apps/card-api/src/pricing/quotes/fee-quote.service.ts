@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import { Principal, ProblemException } from '@fincore/platform';
-import { AccountRepository, CardRepository } from '../card-context';
+import { CardRefs } from '../card-context';
 import { quoteNeedsCard } from '../domain/card-requirement';
 import { QuoteError, quoteFees } from '../domain/fee-engine';
 import { PricingCache } from './pricing-cache';
@@ -11,14 +11,14 @@ import type { CalculateFeesBody } from './quote.schemas';
 
 /**
  * Quotes fees: catalogs, price lists and rates from memory (PricingCache), the card or account
- * from the card context — the one PostgreSQL round trip of a warm quote — then the pure engine.
+ * from the card context's refs (in memory too: a warm quote makes no PostgreSQL round trip), then
+ * the pure engine.
  */
 @Injectable()
 export class FeeQuoteService {
   constructor(
     private readonly cache: PricingCache,
-    private readonly cards: CardRepository,
-    private readonly accounts: AccountRepository,
+    private readonly refs: CardRefs,
   ) {}
 
   async calculate(principal: Principal, body: z.infer<typeof CalculateFeesBody>) {
@@ -39,7 +39,7 @@ export class FeeQuoteService {
     }
 
     if (body.cardId !== undefined) {
-      const card = await this.cards.findRef(tenantId, body.cardId);
+      const card = await this.refs.card(tenantId, body.cardId);
       if (!card) throw new ProblemException('card_not_found', 404, { cardId: body.cardId });
       if (card.accountId !== body.accountId) {
         throw new ProblemException('card_not_on_account', 422, {
@@ -48,7 +48,7 @@ export class FeeQuoteService {
         });
       }
     } else {
-      const account = await this.accounts.findRef(tenantId, body.accountId);
+      const account = await this.refs.account(tenantId, body.accountId);
       if (!account) throw new ProblemException('account_not_found', 404, { accountId: body.accountId });
       if (quoteNeedsCard(account)) {
         throw new ProblemException(
