@@ -51,7 +51,9 @@ describe('UnitOfWork', () => {
         tx.emitAll('PERSON_UPDATED', 'ACME', [data, { ...data, personId: 'p-2' }]),
       );
       expect(outbox.insertEvents).toHaveBeenCalledTimes(1);
-      expect(publisher.publishInBackground).toHaveBeenCalledWith(events.map((e) => e.id));
+      expect(publisher.publishInBackground).toHaveBeenCalledWith(
+        events.map((e) => ({ id: e.id, tenantCode: 'ACME', traceContext: null })),
+      );
     });
 
     it('refuses data that does not match the catalog, before writing anything', async () => {
