@@ -29,6 +29,7 @@ describe('OutboxPublisher', () => {
     outbox = newDouble<OutboxRepository>();
     queue = newDouble<Queue<DomainEventJob>>();
     queue.addBulk.mockResolvedValue([]);
+    queue.add.mockResolvedValue(undefined as never);
     sut = new OutboxPublisher(outbox, queue);
   });
   afterEach(() => jest.useRealTimers());
@@ -38,9 +39,8 @@ describe('OutboxPublisher', () => {
       outbox.publishUnpublished.mockImplementation(claims(['e-2']));
       expect(await sut.publish(['e-1', 'e-2'])).toBe(1);
       expect(outbox.publishUnpublished).toHaveBeenCalledWith(['e-1', 'e-2'], expect.any(Function));
-      expect(queue.addBulk).toHaveBeenCalledWith([
-        { name: 'event', data: { eventId: 'e-2' }, opts: { jobId: 'e-2', priority: 1 } },
-      ]);
+      expect(queue.add).toHaveBeenCalledWith('event', { eventId: 'e-2' }, { jobId: 'e-2', priority: 1 });
+      expect(queue.addBulk).not.toHaveBeenCalled();
     });
 
     it("sorts a tenant's burst behind another tenant's lone event", async () => {
@@ -51,7 +51,7 @@ describe('OutboxPublisher', () => {
 
     it('fails the claim when the queue refuses, so the rows stay unpublished', async () => {
       outbox.publishUnpublished.mockImplementation(claims(['e-1']));
-      queue.addBulk.mockRejectedValue(new Error('redis down'));
+      queue.add.mockRejectedValue(new Error('redis down'));
       await expect(sut.publish(['e-1'])).rejects.toThrow('redis down');
     });
   });
@@ -90,7 +90,7 @@ describe('OutboxPublisher', () => {
 
     it('gives up after 3 seconds when Redis does not answer', async () => {
       jest.useFakeTimers();
-      queue.addBulk.mockReturnValue(new Promise(() => undefined));
+      queue.add.mockReturnValue(new Promise(() => undefined));
       const enqueued = sut.enqueue([toEnqueue('e-1')]);
       jest.advanceTimersByTime(3000);
       await expect(enqueued).rejects.toThrow('Enqueueing domain events timed out after 3000 ms');
@@ -101,6 +101,7 @@ describe('OutboxPublisher', () => {
     it('enqueues nothing for no events', () => {
       sut.publishInBackground([]);
       expect(queue.addBulk).not.toHaveBeenCalled();
+      expect(queue.add).not.toHaveBeenCalled();
     });
 
     it('enqueues the events written already marked published, without touching the outbox', async () => {
@@ -116,7 +117,7 @@ describe('OutboxPublisher', () => {
     it('hands the events back to the relay when the queue refuses, and shutdown waits for that', async () => {
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       let fail!: (error: Error) => void;
-      queue.addBulk.mockReturnValue(new Promise((_, reject) => (fail = reject)));
+      queue.add.mockReturnValue(new Promise((_, reject) => (fail = reject)));
       outbox.unmarkPublished.mockResolvedValue(undefined);
       sut.publishInBackground([toEnqueue('e-1')]);
       const shutdown = sut.onApplicationShutdown();

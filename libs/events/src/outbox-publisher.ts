@@ -84,18 +84,20 @@ export class OutboxPublisher implements OnApplicationShutdown {
     );
     let failure: unknown;
     try {
-      await withTimeout(
-        this.queue.addBulk(
-          events.map(({ id: eventId }, i) => {
-            // Without a span here (tracing off in this process) the stored context still goes on.
-            const trace = carrierOf(spans[i]) ?? stored[i];
-            return {
-              name: 'event',
-              data: trace ? { eventId, trace } : { eventId },
-              opts: { jobId: eventId, priority: priorities[i] },
-            };
-          }),
-        ),
+      const jobs = events.map(({ id: eventId }, i) => {
+        // Without a span here (tracing off in this process) the stored context still goes on.
+        const trace = carrierOf(spans[i]) ?? stored[i];
+        return {
+          name: 'event',
+          data: trace ? { eventId, trace } : { eventId },
+          opts: { jobId: eventId, priority: priorities[i] },
+        };
+      });
+      // A lone event (one change of one request) as one command: a bulk add builds a Redis
+      // pipeline, which copies every queue script onto itself first.
+      const [lone] = jobs;
+      await withTimeout<unknown>(
+        jobs.length === 1 ? this.queue.add(lone.name, lone.data, lone.opts) : this.queue.addBulk(jobs),
         ENQUEUE_TIMEOUT_MS,
         'Enqueueing domain events',
       );

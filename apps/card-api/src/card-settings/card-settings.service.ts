@@ -71,15 +71,19 @@ export class CardSettingsService {
 
       const version = card.settingsVersion + 1;
       const changedAt = new Date();
-      await this.cards.updateSettings(tx.manager, card.id, {
-        authorisationTypes: flags,
-        renewable: body.renewable,
-        xpaysAllowed: body.xpaysAllowed,
-        settingsVersion: version,
-        settingsChangedAt: changedAt,
-      });
-      await this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, changedAt, [
-        { cardId, version, previous, current, changedFields: changed },
+      // Issued together: the connection sends each write as soon as the previous one is done,
+      // instead of waiting for this process's event loop while the card stays locked.
+      await Promise.all([
+        this.cards.updateSettings(tx.manager, card.id, {
+          authorisationTypes: flags,
+          renewable: body.renewable,
+          xpaysAllowed: body.xpaysAllowed,
+          settingsVersion: version,
+          settingsChangedAt: changedAt,
+        }),
+        this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, changedAt, [
+          { cardId, version, previous, current, changedFields: changed },
+        ]),
       ]);
       return current;
     });
@@ -170,28 +174,31 @@ export class CardSettingsService {
     changes: SettingsChangeRecord[],
   ): Promise<void> {
     const requestId = requestContext.requestId() ?? null;
-    await this.history.append(
-      tx.manager,
-      changes.map((change) => ({
-        ...change,
-        tenantId: principal.tenantId,
-        cause,
-        tokenId: principal.tokenId,
-        requestId,
-        changedAt,
-      })),
-    );
-    await tx.emitAll(
-      'CARD_SETTINGS_CHANGED',
-      principal.tenantCode,
-      changes.map(({ cardId, changedFields, previous, current }) => ({
-        cardId,
-        changedFields,
-        cause,
-        previous,
-        current,
-      })),
-    );
+    // Independent rows of one transaction: a failing one aborts it, and the unit of work rolls back.
+    await Promise.all([
+      this.history.append(
+        tx.manager,
+        changes.map((change) => ({
+          ...change,
+          tenantId: principal.tenantId,
+          cause,
+          tokenId: principal.tokenId,
+          requestId,
+          changedAt,
+        })),
+      ),
+      tx.emitAll(
+        'CARD_SETTINGS_CHANGED',
+        principal.tenantCode,
+        changes.map(({ cardId, changedFields, previous, current }) => ({
+          cardId,
+          changedFields,
+          cause,
+          previous,
+          current,
+        })),
+      ),
+    ]);
   }
 
   private async findCard(principal: Principal, cardId: string) {
