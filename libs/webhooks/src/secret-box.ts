@@ -1,14 +1,26 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  KeyObject,
+  randomBytes,
+} from 'node:crypto';
+
+/** Opened secrets kept per replica: the notifier opens its endpoints' secrets on every attempt. */
+const OPENED_KEPT = 1000;
 
 /**
  * Encrypts webhook signing secrets at rest (AES-256-GCM). The key comes from the environment
  * (WEBHOOK_SECRET_KEY, 32 bytes as base64 or hex); stored form: `v1.<iv>.<tag>.<ciphertext>`.
  */
 export class SecretBox {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
+  /** Sealed form to plaintext: a sealed form (random IV) only ever opens to one secret. */
+  private readonly opened = new Map<string, string>();
 
   constructor(key: string) {
-    this.key = SecretBox.parseKey(key);
+    this.key = createSecretKey(SecretBox.parseKey(key));
   }
 
   static parseKey(key: string): Buffer {
@@ -39,6 +51,15 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
+    const known = this.opened.get(sealed);
+    if (known !== undefined) return known;
+    const plaintext = this.decrypt(sealed);
+    if (this.opened.size >= OPENED_KEPT) this.opened.clear();
+    this.opened.set(sealed, plaintext);
+    return plaintext;
+  }
+
+  private decrypt(sealed: string): string {
     const [version, iv, tag, ciphertext] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || ciphertext === undefined)
       throw new Error('Unrecognised sealed secret');

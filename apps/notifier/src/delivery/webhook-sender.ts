@@ -15,6 +15,19 @@ export const USER_AGENT = 'fincore-webhooks/0.1 (+https://www.standardwebhooks.c
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**
+ * One got instance for every attempt: what never changes is merged once, not on every request. No
+ * got-level retries (the delivery's schedule retries), no redirects, HTTP/1.1 on Node's keep-alive
+ * agent, whose pooled sockets were checked by safeLookup when they connected.
+ */
+const client = got.extend({
+  followRedirect: false,
+  throwHttpErrors: false,
+  retry: { limit: 0 },
+  http2: false,
+  headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+});
+
+/**
  * Token for the resolver the sender asks for a host's addresses; unset, the system resolver. A
  * global module may provide one, e.g. a test that needs a name resolving to a chosen address.
  */
@@ -41,7 +54,19 @@ export interface WebhookRequest {
  */
 @Injectable()
 export class WebhookSender {
+  /** One checking lookup per policy (there is one per process), not a new closure per request. */
+  private readonly lookups = new Map<boolean, ReturnType<typeof safeLookup>>();
+
   constructor(@Optional() @Inject(HOST_LOOKUP) private readonly lookup?: HostLookup) {}
+
+  private lookupFor(policy: DestinationPolicy): never {
+    let found = this.lookups.get(policy.allowPrivateNetworks);
+    if (!found) {
+      found = safeLookup(policy, this.lookup);
+      this.lookups.set(policy.allowPrivateNetworks, found);
+    }
+    return found as never;
+  }
 
   async send(input: WebhookRequest): Promise<SentAttempt> {
     const started = process.hrtime.bigint();
@@ -73,20 +98,12 @@ export class WebhookSender {
           : null;
         resolve({ result, durationMs: elapsed(), responseExcerpt: excerpt });
       };
-      const stream = got.stream.post(input.url, {
+      const stream = client.stream.post(input.url, {
         body: input.body,
         // traceparent (and tracestate) of the attempt's span, when there is one: W3C Trace Context.
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          ...traceHeaders(),
-          ...input.headers,
-        },
+        headers: { ...traceHeaders(), ...input.headers },
         timeout: { request: input.timeoutMs },
-        followRedirect: false,
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        dnsLookup: safeLookup(input.policy, this.lookup) as never,
+        dnsLookup: this.lookupFor(input.policy),
       });
       stream.on(
         'response',
