@@ -183,7 +183,8 @@ export class FaultWorld {
    * Waits (up to `timeoutMs`) until every acknowledged change's webhook arrived, then until both
    * queues have nothing left to run (stalled jobs of a killed notifier are taken up again only
    * after their lock expires, and may deliver once more), so the duplicates are all counted.
-   * Records the scenario's figures and answers them with the keys still missing.
+   * Records the scenario's figures, with `notes` read once the queues are idle, and answers them with
+   * the keys still missing.
    */
   async settle(scenario: string, stream: ChangeStream, timeoutMs = 120_000, notes?: () => string) {
     const ledger = new DeliveryLedger(this.receiver, this.endpoints);
