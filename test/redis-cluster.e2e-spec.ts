@@ -137,7 +137,9 @@ describe('Redis Cluster', () => {
       await stream.stop();
     }
 
-    const ledger = new DeliveryLedger(receiver, tenant.endpoint.secret);
+    const ledger = new DeliveryLedger(receiver, [
+      { path: `/${tenant.tenant.code}`, secret: tenant.endpoint.secret },
+    ]);
     await ledger.waitForAll(stream.acknowledged, 30_000);
     const { figures, missing } = ledger.figures(
       'Redis Cluster master killed',

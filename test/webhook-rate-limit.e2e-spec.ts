@@ -6,6 +6,7 @@ import {
   webhookTenant,
 } from './support/builders/webhooks';
 import { eventually, expectStatus } from './support/http';
+import { busiestWindow } from './support/paced-webhooks';
 import { commitPersonUpdated } from './support/outbox';
 import { RunningApp, TestStack } from './support/stack';
 import { ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
@@ -41,10 +42,7 @@ describe('webhook endpoint rate limits', () => {
    * (two processes and the test's own event loop on two shared cores): small beside the gap that
    * separates the limit from twice the limit, or from no limit at all.
    */
-  const busiestSecond = (webhooks: ReceivedWebhook[]) => {
-    const times = webhooks.map((w) => w.receivedAt.getTime()).sort((a, b) => a - b);
-    return Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000 - JITTER_MS).length));
-  };
+  const busiestSecond = (webhooks: ReceivedWebhook[]) => busiestWindow(webhooks, 1000 - JITTER_MS).count;
 
   /**
    * One delivery to the endpoint before it is limited, so each notifier has made its first request

@@ -14,7 +14,7 @@ describe('faults: notifier killed with an ordered endpoint', () => {
   let world: FaultWorld;
 
   beforeAll(async () => {
-    world = await FaultWorld.start({ ordering: 'SUBJECT' });
+    world = await FaultWorld.start({ endpoint: { ordering: 'SUBJECT' } });
     world.receiver.setDefault({ status: 200, body: 'ok', delayMs: 100 });
   });
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -11,6 +12,8 @@ export interface ReceivedWebhook {
   receivedAt: Date;
   /** Status this receiver answered with. */
   answeredWith: number;
+  /** The Retry-After (in seconds) this receiver answered with, if any. */
+  answeredRetryAfter?: number;
 }
 
 export interface ReceiverResponse {
@@ -30,6 +33,8 @@ export class WebhookReceiver {
   private port = 0;
   private script: Array<ReceiverResponse> = [];
   private fallback: ReceiverResponse = { status: 200, body: 'ok' };
+  /** Answers for one path instead of `fallback` (the script still comes first). */
+  private readonly fallbackByPath = new Map<string, ReceiverResponse>();
   /** Answers held back by `delayMs`, dropped on `stop` so no timer outlives the test. */
   private readonly delayed = new Set<NodeJS.Timeout>();
 
@@ -54,12 +59,19 @@ export class WebhookReceiver {
     return this;
   }
 
+  /** Answers requests to `path` with `response` (null: as every other path again). */
+  setDefaultFor(path: string, response: ReceiverResponse | null): this {
+    if (response) this.fallbackByPath.set(path, response);
+    else this.fallbackByPath.delete(path);
+    return this;
+  }
+
   async listen(): Promise<void> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const response = this.script.shift() ?? this.fallback;
+        const response = this.script.shift() ?? this.fallbackByPath.get(req.url ?? '/') ?? this.fallback;
         const body = Buffer.concat(chunks).toString('utf8');
         let json: unknown;
         try {
@@ -74,6 +86,9 @@ export class WebhookReceiver {
           json,
           receivedAt: new Date(),
           answeredWith: response.status,
+          ...(response.headers?.['retry-after'] && {
+            answeredRetryAfter: Number(response.headers['retry-after']),
+          }),
         });
         const send = () => {
           res.writeHead(response.status, response.headers);
@@ -122,4 +137,25 @@ export class WebhookReceiver {
 /** Checks the signature with the independent `standardwebhooks` package; returns the verified payload. */
 export function verifyWebhook(webhook: ReceivedWebhook, secret: string): any {
   return new Webhook(secret).verify(webhook.body, webhook.headers as Record<string, string>);
+}
+
+/**
+ * A subscriber's `v1a` check with node:crypto alone, never fincore's code: some `v1a,` signature of
+ * `<webhook-id>.<webhook-timestamp>.<body>` verifies with the published key (whpk_ + base64 of its
+ * 32 raw bytes).
+ */
+export function verifiesV1a(webhook: ReceivedWebhook, whpk: string): boolean {
+  const raw = Buffer.from(whpk.replace(/^whpk_/, ''), 'base64');
+  if (!whpk.startsWith('whpk_') || raw.length !== 32) return false;
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') },
+    format: 'jwk',
+  });
+  const signed = Buffer.from(
+    `${String(webhook.headers['webhook-id'])}.${String(webhook.headers['webhook-timestamp'])}.${webhook.body}`,
+  );
+  return String(webhook.headers['webhook-signature'] ?? '')
+    .split(' ')
+    .filter((s) => s.startsWith('v1a,'))
+    .some((s) => verify(null, signed, key, Buffer.from(s.slice('v1a,'.length), 'base64')));
 }

@@ -4,13 +4,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { DomainEventJob, QueueName, queuePrefix, redisConnectionOptions } from '@fincore/events';
 import { createPerson } from '../../support/builders/persons';
-import { webhookTenant, WebhookTenant } from '../../support/builders/webhooks';
-import { ApiClient } from '../../support/http';
+import {
+  createWebhookEndpoint,
+  WebhookEndpointInput,
+  webhookTenant,
+  WebhookTenant,
+} from '../../support/builders/webhooks';
+import { ApiClient, expectStatus } from '../../support/http';
 import { OwnedPostgres, OwnedRedis } from '../../support/owned';
 import { SpawnedApp, TestStack } from '../../support/stack';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ChangeStream } from './change-stream';
-import { DeliveryLedger } from './ledger';
+import { DeliveryLedger, LedgerEndpoint } from './ledger';
 import { ARTIFACTS, recordFigures } from './summary';
 
 /**
@@ -36,10 +41,13 @@ const UNFINISHED = ['active', 'wait', 'delayed', 'prioritized', 'waiting-childre
 const LOOPS = 4;
 const INTERVAL_MS = 100;
 
+/** How an endpoint of the world's tenant is registered, its URL aside. */
+export type EndpointSettings = Omit<WebhookEndpointInput, 'url'>;
+
 /**
  * One fault scenario's world: its own PostgreSQL and Redis, the credentials API, the notification
  * API and notifiers as real processes (SIGKILL is real), a receiver, and a tenant whose endpoint
- * at the receiver gets PERSON_UPDATED webhooks. Each process's log (warnings and errors, or
+ * (or endpoints) at the receiver gets PERSON_UPDATED webhooks. Each process's log (warnings and errors, or
  * TEST_LOG_LEVEL) is kept in test/artifacts/faults-logs/<spec file>/<app>.log.
  */
 export class FaultWorld {
@@ -47,6 +55,8 @@ export class FaultWorld {
   /** Every process the world started, killed ones too, for their logs. */
   private readonly apps: Array<{ name: string; app: SpawnedApp }> = [];
   persons: string[] = [];
+  /** The tenant's endpoints at the receiver, the one it was made with first, as the ledger checks them. */
+  readonly endpoints: LedgerEndpoint[] = [];
 
   private constructor(
     readonly postgres: OwnedPostgres,
@@ -54,6 +64,7 @@ export class FaultWorld {
     readonly stack: TestStack,
     readonly receiver: WebhookReceiver,
     readonly credentials: ApiClient,
+    readonly notifications: ApiClient,
     readonly tenant: WebhookTenant,
   ) {}
 
@@ -61,8 +72,8 @@ export class FaultWorld {
     options: {
       settings?: Record<string, string>;
       notifiers?: number;
-      /** How the tenant's endpoint receives: in parallel (default) or ordered per subject. */
-      ordering?: 'NONE' | 'SUBJECT';
+      /** How the tenant's endpoint is registered (ordering, rate limit, signature schemes); defaults otherwise. */
+      endpoint?: EndpointSettings;
     } = {},
   ): Promise<FaultWorld> {
     const postgres = await OwnedPostgres.start();
@@ -78,10 +89,22 @@ export class FaultWorld {
       // One at a time: booting several apps at once on a busy machine outlasts their readiness wait.
       const credentials = await stack.spawnApp('credentials-api');
       const notifications = await stack.spawnApp('notification-api');
-      const tenant = await webhookTenant(stack, new ApiClient(notifications.url), receiver.url, {
-        ordering: options.ordering,
+      const notificationsApi = new ApiClient(notifications.url);
+      const tenant = await webhookTenant(stack, notificationsApi, receiver.url, {
+        endpoint: options.endpoint,
       });
-      const world = new FaultWorld(postgres, redis, stack, receiver, new ApiClient(credentials.url), tenant);
+      const world = new FaultWorld(
+        postgres,
+        redis,
+        stack,
+        receiver,
+        new ApiClient(credentials.url),
+        notificationsApi,
+        tenant,
+      );
+      world.endpoints.push(
+        await world.subscriber(`/${tenant.tenant.code}`, tenant.endpoint, options.endpoint),
+      );
       world.apps.push(
         { name: 'credentials-api', app: credentials },
         { name: 'notification-api', app: notifications },
@@ -94,6 +117,43 @@ export class FaultWorld {
       await closeAll(postgres, redis, stack, receiver);
       throw error;
     }
+  }
+
+  /** Registers another endpoint of the tenant at `<receiver>/<tenant code>/<name>`; answers its path. */
+  async addEndpoint(name: string, settings: EndpointSettings = {}): Promise<string> {
+    const path = `/${this.tenant.tenant.code}/${name}`;
+    const endpoint = await createWebhookEndpoint(this.notifications, this.tenant.token, {
+      url: this.receiver.url + path,
+      ...settings,
+    });
+    this.endpoints.push(await this.subscriber(path, endpoint, settings));
+    return path;
+  }
+
+  /**
+   * What a subscriber at `path` checks with: the secret for v1, and for v1a the public key as
+   * GET …/public-key publishes it.
+   */
+  private async subscriber(
+    path: string,
+    endpoint: { id: string; secret: string },
+    settings: EndpointSettings = {},
+  ): Promise<LedgerEndpoint> {
+    const schemes = settings.signatureSchemes ?? ['v1'];
+    const published = schemes.includes('v1a')
+      ? expectStatus(
+          await this.notifications.get(`/api/v1/webhook-endpoints/${endpoint.id}/public-key`, {
+            token: await this.tenant.tokenWith(['notifications:read']),
+          }),
+          200,
+          'fetch the public key',
+        ).body
+      : undefined;
+    return {
+      path,
+      ...(schemes.includes('v1') && { secret: endpoint.secret }),
+      ...(published && { publicKey: published.publicKey }),
+    };
   }
 
   async startNotifier(): Promise<SpawnedApp> {
@@ -123,15 +183,17 @@ export class FaultWorld {
    * Waits (up to `timeoutMs`) until every acknowledged change's webhook arrived, then until both
    * queues have nothing left to run (stalled jobs of a killed notifier are taken up again only
    * after their lock expires, and may deliver once more), so the duplicates are all counted.
-   * Records the scenario's figures and answers them with the keys still missing.
+   * Records the scenario's figures, with `notes` read once the queues are idle, and answers them with
+   * the keys still missing.
    */
-  async settle(scenario: string, stream: ChangeStream, timeoutMs = 120_000) {
-    const ledger = new DeliveryLedger(this.receiver, this.tenant.endpoint.secret);
+  async settle(scenario: string, stream: ChangeStream, timeoutMs = 120_000, notes?: () => string) {
+    const ledger = new DeliveryLedger(this.receiver, this.endpoints);
     await ledger.waitForAll(stream.acknowledged, timeoutMs);
     const settled = Math.round((Date.now() - (stream.stoppedAt ?? Date.now())) / 100) / 10;
     const unfinished = await this.untilQueuesIdle(QUIET_TIMEOUT_MS);
     const result = ledger.figures(scenario, stream.acknowledged, stream.statuses, settled);
     result.figures.unfinishedJobs = unfinished;
+    if (notes) result.figures.notes = notes();
     recordFigures(result.figures);
     return result;
   }

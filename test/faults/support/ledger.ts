@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookReceiver } from '../../support/webhook-receiver';
+import { ReceivedWebhook, verifiesV1a, WebhookReceiver } from '../../support/webhook-receiver';
 import { changeKey } from './change-stream';
 
 /** One scenario's outcome, as the summary reports it. */
@@ -22,51 +22,80 @@ export interface DeliveryFigures {
   unfinishedJobs?: Record<string, number>;
   /** Seconds from the end of the stream until the last missing webhook arrived (or the deadline). */
   settleSeconds: number;
+  /** What else the scenario measured, for its line. */
+  notes?: string;
+}
+
+/** An endpoint of the scenario's tenant at the receiver, and how a subscriber checks its webhooks. */
+export interface LedgerEndpoint {
+  /** The path its webhooks arrive at. */
+  path: string;
+  /** Checked with `standardwebhooks` (v1) when given. */
+  secret?: string;
+  /** The published `whpk_` key, checked with node:crypto (v1a) when given. */
+  publicKey?: string;
+}
+
+/** What one accepted webhook told, checked once. */
+interface Reading {
+  verified: boolean;
+  id: string;
+  key: string;
 }
 
 /**
- * Reads the receiver's log against the acknowledged changes: only webhooks the receiver accepted
- * (2xx) count, each verified with `standardwebhooks` against the endpoint's secret.
+ * Reads the receiver's log against the acknowledged changes, per endpoint: only webhooks the
+ * receiver accepted (2xx) count, each verified as a subscriber would, by every scheme the endpoint
+ * is given (`standardwebhooks` for v1, node:crypto for v1a). Each webhook is read once, however
+ * often the figures are asked for, so polling stays light beside the receiver it shares a process with.
  */
 export class DeliveryLedger {
+  private readonly readings = new Map<string, Reading[]>();
+  private read = 0;
+
   constructor(
     private readonly receiver: WebhookReceiver,
-    private readonly secret: string,
-  ) {}
+    private readonly endpoints: readonly LedgerEndpoint[],
+  ) {
+    for (const endpoint of endpoints) this.readings.set(endpoint.path, []);
+  }
 
+  /**
+   * A change counts as received once every endpoint accepted its webhook; `missing` names each
+   * endpoint that lacks one, and `reusedChanges` any change that came under two webhook-ids.
+   */
   figures(scenario: string, acknowledged: Set<string>, statuses: Map<number, number>, settleSeconds: number) {
-    const verifier = new Webhook(this.secret);
-    const keys = new Set<string>();
-    const ids = new Set<string>();
-    let accepted = 0;
+    this.catchUp();
+    const missing: string[] = [];
+    const reusedChanges: string[] = [];
+    const delivered = new Set<string>();
+    let duplicates = 0;
     let unverified = 0;
-    for (const webhook of this.receiver.received) {
-      if (webhook.answeredWith < 200 || webhook.answeredWith >= 300) continue;
-      accepted++;
-      let payload: any;
-      try {
-        payload = verifier.verify(webhook.body, webhook.headers as Record<string, string>);
-      } catch {
-        unverified++;
-        continue;
+    for (const [path, readings] of this.readings) {
+      const idByKey = new Map<string, string>();
+      for (const r of readings.filter((r) => r.verified)) {
+        if ((idByKey.get(r.key) ?? r.id) !== r.id) reusedChanges.push(`${path} ${r.key}`);
+        idByKey.set(r.key, r.id);
+        delivered.add(r.key);
       }
-      if (payload.id !== webhook.headers['webhook-id']) unverified++;
-      ids.add(payload.id);
-      keys.add(changeKey(payload.data.personId, payload.data.person.firstName));
+      const verified = readings.filter((r) => r.verified);
+      unverified += readings.length - verified.length;
+      duplicates += verified.length - new Set(verified.map((r) => r.id)).size;
+      missing.push(...[...acknowledged].filter((key) => !idByKey.has(key)).map((key) => `${path} ${key}`));
     }
-    const missing = [...acknowledged].filter((key) => !keys.has(key));
+    const missingChanges = new Set(missing.map((m) => m.split(' ')[1]));
     const figures: DeliveryFigures = {
       scenario,
       acknowledged: acknowledged.size,
-      received: acknowledged.size - missing.length,
-      missing: missing.length,
-      duplicates: accepted - unverified - ids.size,
-      unacknowledgedDelivered: [...keys].filter((key) => !acknowledged.has(key)).length,
+      received: acknowledged.size - missingChanges.size,
+      missing: missingChanges.size,
+      duplicates,
+      unacknowledgedDelivered: [...delivered].filter((key) => !acknowledged.has(key)).length,
       unverified,
       statuses: Object.fromEntries([...statuses].map(([status, n]) => [String(status || 'no answer'), n])),
       settleSeconds,
     };
-    return { figures, missing };
+    return { figures, missing, reusedChanges };
   }
 
   /** Polls until every acknowledged change's webhook is in, or the deadline passes; answers what is missing. */
@@ -77,4 +106,31 @@ export class DeliveryLedger {
       await sleep(250);
     }
   }
+
+  /** Verifies the webhooks accepted since the last look. */
+  private catchUp(): void {
+    const received = this.receiver.received;
+    for (; this.read < received.length; this.read++) {
+      const webhook = received[this.read];
+      const readings = this.readings.get(webhook.path);
+      if (!readings || webhook.answeredWith < 200 || webhook.answeredWith >= 300) continue;
+      const endpoint = this.endpoints.find((e) => e.path === webhook.path)!;
+      readings.push(reading(webhook, endpoint));
+    }
+  }
+}
+
+function reading(webhook: ReceivedWebhook, endpoint: LedgerEndpoint): Reading {
+  const id = String(webhook.headers['webhook-id']);
+  const payload = webhook.json;
+  const key = changeKey(payload?.data?.personId, payload?.data?.person?.firstName);
+  let verified = payload?.id === id && (endpoint.secret !== undefined || endpoint.publicKey !== undefined);
+  try {
+    if (endpoint.secret)
+      new Webhook(endpoint.secret).verify(webhook.body, webhook.headers as Record<string, string>);
+  } catch {
+    verified = false;
+  }
+  if (endpoint.publicKey && !verifiesV1a(webhook, endpoint.publicKey)) verified = false;
+  return { verified, id, key };
 }

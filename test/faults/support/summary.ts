@@ -10,7 +10,8 @@ export function summaryLine(f: DeliveryFigures): string {
   return (
     `${f.scenario}: acknowledged ${f.acknowledged}, received ${f.received}, missing ${f.missing}, ` +
     `duplicates ${f.duplicates}${busy(f)}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
-    `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}`
+    `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}` +
+    (f.notes ? `; ${f.notes}` : '')
   );
 }
 

@@ -71,13 +71,13 @@ export async function webhookTenant(
   stack: TestStack,
   api: ApiClient,
   baseUrl: string,
-  options: { enable?: boolean; ordering?: WebhookEndpointInput['ordering'] } = {},
+  options: { enable?: boolean; endpoint?: Omit<WebhookEndpointInput, 'url'> } = {},
 ): Promise<WebhookTenant> {
   const fixture = await stack.createTenant();
   const config = options.enable !== false ? (await enableNotifications(api, fixture.token)).body : null;
   const endpoint = await createWebhookEndpoint(api, fixture.token, {
     url: `${baseUrl}/${fixture.tenant.code}`,
-    ...(options.ordering && { ordering: options.ordering }),
+    ...options.endpoint,
   });
   return { ...fixture, endpoint, config };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { EndpointPacingState } from '@fincore/notifications';
 import { loadConfig } from '@fincore/platform';
@@ -42,6 +43,21 @@ describe('EndpointPacer', () => {
     // answer took to come back, a few milliseconds on a busy machine.
     expect(Math.abs(thirdAt - secondAt - 1000)).toBeLessThan(100);
     expect(Math.abs(secondAgain - secondAt)).toBeLessThan(100);
+  });
+
+  it('sends a delivery late for its slot at once while the endpoint is free, ahead of later reservations', async () => {
+    const endpoint = limited(10);
+    const late = randomUUID();
+    expect(await sut.pace(endpoint, randomUUID())).toEqual({ kind: 'send' });
+    waitAt(await sut.pace(endpoint, late));
+    for (let i = 0; i < 20; i++) waitAt(await sut.pace(endpoint, randomUUID()));
+
+    // Its worker wakes three intervals after its slot, and nothing was sent in between.
+    await sleep(400);
+
+    expect(await sut.pace(endpoint, late)).toEqual({ kind: 'send' });
+    // A delivery new to the endpoint still queues behind the twenty reservations (two seconds).
+    expect(waitAt(await sut.pace(endpoint, randomUUID())) - Date.now()).toBeGreaterThan(1000);
   });
 
   it('holds back only the paused endpoint, limited or not, and sends the reserved after the pause', async () => {

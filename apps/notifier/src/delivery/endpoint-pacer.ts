@@ -9,7 +9,10 @@ import { PaceDecision, paceDecision, slotIntervalMs } from './domain/endpoint-pa
  *   paused, so the limit holds across every replica however late a job wakes;
  * - a delivery that must wait reserves the next free slot and keeps it while it sleeps, so a
  *   backlog drains in order with one wake-up per delivery rather than all of them at every slot;
- * - a reservation overtaken by a pause goes to the back of the line.
+ * - a reservation overtaken by a pause goes to the back of the line;
+ * - a worker that wakes late for its reservation sends at once if the endpoint is free: on a busy
+ *   notifier every holder is late, and sending each to the back of the line would leave the
+ *   endpoint idle while its backlog kept moving back.
  * KEYS: next free slot, last send, paused until, this delivery's reservation (one hash tag: one
  * Cluster slot). ARGV: interval ms (0: unlimited, only pauses apply), how long a reservation is
  * kept past its time for a worker that wakes late. Answers {slot, now} in Redis milliseconds.
@@ -25,6 +28,8 @@ local reserved = tonumber(redis.call('GET', KEYS[4]) or '-1')
 local slot
 if reserved >= 0 and earliest < reserved + interval then
   slot = math.max(reserved, earliest)
+elseif reserved >= 0 and earliest <= now then
+  slot = now
 else
   slot = math.max(earliest, tonumber(redis.call('GET', KEYS[1]) or '0'))
   redis.call('SET', KEYS[1], slot + interval, 'PX', slot + interval - now + 1000)
