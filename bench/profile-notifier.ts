@@ -26,6 +26,7 @@ import { TimingReceiver } from './support/receiver';
 import { loadBenchSettings } from './support/settings';
 import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
+import { runCommand } from './support/entry-point';
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 const mib = (bytes?: number) => ((bytes ?? NaN) / 2 ** 20).toFixed(0);
@@ -123,10 +124,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    process.stderr.write(`profile failed: ${error.stack ?? error.message}\n`);
-    process.exit(1);
-  },
-);
+runCommand('profile', main);

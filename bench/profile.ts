@@ -21,6 +21,7 @@ import { BenchProcess } from './support/processes';
 import { loadBenchSettings } from './support/settings';
 import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
+import { runCommand } from './support/entry-point';
 
 async function main(): Promise<void> {
   const [what = 'fees', secondsText = '10', dir = '/tmp/fincore-profile'] = process.argv.slice(2);
@@ -82,10 +83,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    process.stderr.write(`profile failed: ${error.stack ?? error.message}\n`);
-    process.exit(1);
-  },
-);
+runCommand('profile', main);

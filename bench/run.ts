@@ -36,6 +36,7 @@ import {
   warmIds,
 } from './scenarios/events';
 import { backlogOf, commitBacklog, deliveriesPiledUp } from './scenarios/fairness';
+import { runCommand } from './support/entry-point';
 
 interface Context {
   settings: BenchSettings;
@@ -673,10 +674,4 @@ async function main(): Promise<void> {
   } catch {}
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
-    process.exit(1);
-  },
-);
+runCommand('bench', main);

@@ -26,6 +26,7 @@ import {
   vacuumRetainedTables,
   writesPer,
 } from './scenarios/soak';
+import { runCommand } from './support/entry-point';
 
 const log = (line: string) => process.stderr.write(`[soak] ${line}\n`);
 const DAY_SECONDS = 24 * 3600;
@@ -227,10 +228,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    process.stderr.write(`soak failed: ${error.stack ?? error.message}\n`);
-    process.exit(1);
-  },
-);
+runCommand('soak', main);
