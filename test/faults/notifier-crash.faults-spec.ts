@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { FaultWorld } from './support/fault-world';
 
 /**
@@ -18,13 +17,7 @@ describe('faults: notifier killed with deliveries in flight', () => {
 
   it('delivers every acknowledged change after two crashes', async () => {
     const stream = world.changes();
-    for (const _ of [1, 2]) {
-      await sleep(3000);
-      await world.killNotifier();
-      await sleep(1000);
-      await world.startNotifier();
-    }
-    await sleep(3000);
+    await world.crashNotifierTwice();
     await stream.stop();
 
     const { figures, missing } = await world.settle('2 notifier SIGKILLed twice', stream);

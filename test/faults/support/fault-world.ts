@@ -169,6 +169,20 @@ export class FaultWorld {
     this.notifiers.splice(this.notifiers.indexOf(notifier), 1);
   }
 
+  /**
+   * Twice, after 3 s more of the running stream: SIGKILL the notifier, start a new one a second
+   * later; then 3 s more of traffic. The pauses shape the traffic around each crash.
+   */
+  async crashNotifierTwice(): Promise<void> {
+    for (const _ of [1, 2]) {
+      await sleep(3000);
+      await this.killNotifier();
+      await sleep(1000);
+      await this.startNotifier();
+    }
+    await sleep(3000);
+  }
+
   /** A stream of acknowledged changes on the world's persons, started. */
   changes(): ChangeStream {
     return new ChangeStream(this.credentials, this.tenant.token, this.persons, INTERVAL_MS).start();
