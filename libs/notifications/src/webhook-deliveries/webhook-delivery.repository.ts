@@ -38,6 +38,10 @@ export interface DeliveryListFilter {
  * the outbox for the event's payload. A success also updates its endpoint's health in the same
  * statement as the attempt.
  */
+/** Outbox row `o` is an earlier event than `x` about the same subject: it must be fanned out first. */
+const EARLIER_OF_SUBJECT = `(o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
+  AND o.subject_id = x.subject_id AND o.position < x.position)`;
+
 @Injectable()
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -59,9 +63,7 @@ export class WebhookDeliveryRepository {
       const events: Array<{ id: string }> = await manager.query(
         `SELECT o.id FROM events.outbox o JOIN events.outbox x ON x.id = $1
           WHERE o.processed_at IS NULL
-            AND (o.id = x.id
-                 OR (o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
-                     AND o.subject_id = x.subject_id AND o.position < x.position))
+            AND (o.id = x.id OR ${EARLIER_OF_SUBJECT})
           ORDER BY o.position
           FOR UPDATE OF o`,
         [eventId],
@@ -117,9 +119,7 @@ export class WebhookDeliveryRepository {
            UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
            ${
              claim === 'alone'
-               ? `AND NOT EXISTS (SELECT 1 FROM events.outbox o
-                   WHERE o.processed_at IS NULL AND o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
-                     AND o.subject_id = x.subject_id AND o.position < x.position)`
+               ? `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT})`
                : ''
            }
            RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id),
