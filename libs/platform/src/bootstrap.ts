@@ -10,6 +10,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './errors/http-layer';
 import { MAX_PARAM_LENGTH } from './errors/render';
 import { useBoundedJsonParser } from './http/json-body';
 import { setupOpenApi } from './http/openapi';
+import { openRequestContexts } from './http/request-context.hook';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
 import { registerIdempotentReplies } from './idempotency/idempotent-replies';
 import { MetricsService } from './metrics/metrics';
@@ -57,12 +58,9 @@ export async function createApp(
   const fastify = adapter.getInstance();
   // JSON only: without the text/plain parser Fastify answers 415 for anything but JSON.
   fastify.removeContentTypeParser(['text/plain']);
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
-  // Before Nest's middleware, so the request context it opens already holds the server span.
+  // Spans first, so the request context opened next already holds the server span.
   if (tracingActive()) traceHttpRequests(fastify, { skip: QUIET_PATHS });
+  openRequestContexts(fastify);
 
   @Module({ imports: [PlatformModule.forRoot({ appName: definition.name, config }), definition.module] })
   class RootModule {}
