@@ -12,6 +12,7 @@ import { useBoundedJsonParser } from './http/json-body';
 import { setupOpenApi } from './http/openapi';
 import { openRequestContexts } from './http/request-context.hook';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
+import { bindIdempotencyInterceptor } from './idempotency/idempotency.binding';
 import { registerIdempotentReplies } from './idempotency/idempotent-replies';
 import { MetricsService } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
@@ -97,6 +98,7 @@ export async function createApp(
     done();
   });
 
+  bindIdempotencyInterceptor(app);
   registerIdempotentReplies(fastify, app.get(IdempotencyKeys));
 
   setupOpenApi(app, {

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
@@ -73,11 +73,12 @@ export class PlatformModule {
         IdempotencyKeyRepository,
         IdempotencyKeys,
         IdempotencyKeyJanitor,
+        // Bound to the routes that take an Idempotency-Key only (see bindIdempotencyInterceptor).
+        IdempotencyInterceptor,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [TenantRepository, ApiTokenRepository, TokenService, RateLimiter, TypeOrmModule],
     };
