@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { requestContext } from '../context/request-context';
 import { ProblemException } from '../errors/problem';
-import { IS_PUBLIC, REQUIRED_SCOPES, TENANT_HEADER_REQUIRED } from './decorators';
 import { Principal } from './principal';
+import { routeRules } from './route-rules';
 import { TokenService } from './token.service';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
@@ -17,8 +17,8 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const rules = routeRules(this.reflector, context);
+    if (rules.isPublic) return true;
     const request = context.switchToHttp().getRequest<{ headers: HeaderBag; principal?: Principal }>();
 
     const token = request.headers['x-auth-token'];
@@ -30,7 +30,7 @@ export class AuthGuard implements CanActivate {
 
     const tenantHeader = request.headers['x-tenant-code'];
     if (tenantHeader === undefined || tenantHeader === '') {
-      if (this.reflector.getAllAndOverride<boolean>(TENANT_HEADER_REQUIRED, targets)) {
+      if (rules.tenantHeaderRequired) {
         throw new ProblemException('tenant_header_required', 400, {}, [
           { field: 'header:x-tenant-code', message: 'required' },
         ]);
@@ -39,8 +39,7 @@ export class AuthGuard implements CanActivate {
       throw new ProblemException('tenant_mismatch', 403);
     }
 
-    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? [];
-    const missing = required.filter((s) => !principal.scopes.includes(s));
+    const missing = rules.requiredScopes.filter((s) => !principal.scopes.includes(s));
     if (missing.length) throw new ProblemException('insufficient_scope', 403, { required: missing });
 
     request.principal = principal;

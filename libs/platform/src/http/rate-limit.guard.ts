@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { SKIP_RATE_LIMIT } from '../auth/decorators';
 import { Principal } from '../auth/principal';
+import { routeRules } from '../auth/route-rules';
 import { ProblemException } from '../errors/problem';
 import { RateLimiter } from './rate-limiter';
 
@@ -19,13 +19,10 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (
-      this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()])
-    ) {
-      return true;
-    }
-    const request = context.switchToHttp().getRequest<{ principal?: Principal; ip?: string }>();
-    const reply = context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>();
+    if (routeRules(this.reflector, context).skipRateLimit) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<{ principal?: Principal; ip?: string }>();
+    const reply = http.getResponse<{ header(name: string, value: string): unknown }>();
     const subject = request.principal
       ? `token:${request.principal.tokenId}`
       : `ip:${request.ip ?? 'unknown'}`;
