@@ -3,10 +3,11 @@ import { Reflector } from '@nestjs/core';
 import { requestContext } from '../context/request-context';
 import { ProblemException } from '../errors/problem';
 import { Principal } from './principal';
-import { routeRules } from './route-rules';
+import { RouteRules, routeRules } from './route-rules';
 import { TokenService } from './token.service';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
+type Request = { headers: HeaderBag; principal?: Principal };
 
 /** x-auth-token on every non-public route, then tenant header, then scopes: 401 before 403. */
 @Injectable()
@@ -16,13 +17,19 @@ export class AuthGuard implements CanActivate {
     @Inject(TokenService) private readonly tokens: TokenService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const rules = routeRules(this.reflector, context);
     if (rules.isPublic) return true;
-    const request = context.switchToHttp().getRequest<{ headers: HeaderBag; principal?: Principal }>();
-
+    const request = context.switchToHttp().getRequest<Request>();
     const token = request.headers['x-auth-token'];
-    const principal = typeof token === 'string' ? await this.tokens.authenticate(token) : undefined;
+    if (typeof token !== 'string') return this.admit(request, undefined, rules);
+    // A token the cache holds is answered without a promise: most requests.
+    const cached = this.tokens.cachedPrincipal(token);
+    if (cached) return this.admit(request, cached, rules);
+    return this.tokens.authenticate(token).then((principal) => this.admit(request, principal, rules));
+  }
+
+  private admit(request: Request, principal: Principal | undefined, rules: RouteRules): true {
     if (!principal)
       throw new ProblemException('unauthenticated', 401, {}, undefined, {
         'www-authenticate': 'x-auth-token',

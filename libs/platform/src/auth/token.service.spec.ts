@@ -90,6 +90,23 @@ describe('TokenService', () => {
     });
   });
 
+  describe('cachedPrincipal', () => {
+    it('answers a cached token at once, and nothing for a token not cached or expired', async () => {
+      expect(sut.cachedPrincipal(token)).toBeUndefined();
+      const principal = await sut.authenticate(token);
+      expect(sut.cachedPrincipal(token)).toBe(principal);
+      jest.advanceTimersByTime(10_000);
+      expect(sut.cachedPrincipal(token)).toBeUndefined();
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers nothing once the token is revoked', async () => {
+      await sut.authenticate(token);
+      sut.forget('tok-1');
+      expect(sut.cachedPrincipal(token)).toBeUndefined();
+    });
+  });
+
   describe('cache bound', () => {
     it('holds at most MAX_CACHED_TOKENS tokens, dropping the oldest first', async () => {
       const many = Array.from({ length: MAX_CACHED_TOKENS + 1 }, () => generateToken());

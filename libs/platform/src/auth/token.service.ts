@@ -68,14 +68,24 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
     this.cache.clear();
   }
 
+  /**
+   * The principal of a token the cache holds, without waiting: undefined when it must be looked up
+   * (authenticate does). Only tokens that looked like tokens are held, so no pattern check first.
+   */
+  cachedPrincipal(token: string): Principal | undefined {
+    const cached = this.cache.get(token);
+    if (!cached) return undefined;
+    const now = Date.now();
+    if (cached.expiresAt <= now) return undefined;
+    this.touch(cached.principal.tokenId, now);
+    return cached.principal;
+  }
+
   async authenticate(token: string): Promise<Principal | undefined> {
     if (!looksLikeToken(token)) return undefined;
-    const cached = this.cache.get(token);
+    const cached = this.cachedPrincipal(token);
+    if (cached) return cached;
     const now = Date.now();
-    if (cached && cached.expiresAt > now) {
-      this.touch(cached.principal.tokenId, now);
-      return cached.principal;
-    }
     const revocationsBefore = this.revocations;
     const found = await this.tokens.findActiveByHash(hashToken(token));
     if (!found) {
