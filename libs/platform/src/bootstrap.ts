@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import { Logger } from 'nestjs-pino';
 import { Client } from 'pg';
 import { describeDatabase } from '@fincore/database';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
@@ -10,7 +10,10 @@ import { clientErrorHandler, frameworkErrorHandler } from './errors/http-layer';
 import { MAX_PARAM_LENGTH } from './errors/render';
 import { useBoundedJsonParser } from './http/json-body';
 import { setupOpenApi } from './http/openapi';
+import { openRequestContexts } from './http/request-context.hook';
+import { createRequestLog } from './http/request-log';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
+import { bindIdempotencyInterceptor } from './idempotency/idempotency.binding';
 import { registerIdempotentReplies } from './idempotency/idempotent-replies';
 import { MetricsService } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
@@ -33,6 +36,11 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const VERSION = '0.1.0';
 /** Probes, polled every few seconds, are left out of the request log. */
 const QUIET_PATHS = /^\/(health|metrics)(\/|\?|$)/;
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
 
 /** Builds a ready, not yet listening app: tests call this; main.ts calls runApp. */
 export async function createApp(
@@ -57,12 +65,9 @@ export async function createApp(
   const fastify = adapter.getInstance();
   // JSON only: without the text/plain parser Fastify answers 415 for anything but JSON.
   fastify.removeContentTypeParser(['text/plain']);
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
-  // Before Nest's middleware, so the request context it opens already holds the server span.
+  // Spans first, so the request context opened next already holds the server span.
   if (tracingActive()) traceHttpRequests(fastify, { skip: QUIET_PATHS });
+  openRequestContexts(fastify);
 
   @Module({ imports: [PlatformModule.forRoot({ appName: definition.name, config }), definition.module] })
   class RootModule {}
@@ -75,6 +80,11 @@ export async function createApp(
   useBoundedJsonParser(app, config.HTTP_BODY_LIMIT);
 
   const metrics = app.get(MetricsService);
+  const requestLog = createRequestLog(definition.name, config.LOG_LEVEL);
+  fastify.addHook('onClose', (_instance, done) => {
+    requestLog.close();
+    done();
+  });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     metrics.httpDuration.observe(
@@ -83,13 +93,13 @@ export async function createApp(
     );
     // One line per request; the path without its query string, and never a header.
     if (!QUIET_PATHS.test(request.url)) {
-      PinoLogger.root.info(
+      requestLog.log.info(
         {
           app: definition.name,
           requestId: request.id,
           method: request.method,
           route,
-          path: request.url.split('?')[0],
+          path: pathOf(request.url),
           statusCode: reply.statusCode,
           responseTime: Math.round(reply.elapsedTime),
         },
@@ -99,6 +109,7 @@ export async function createApp(
     done();
   });
 
+  bindIdempotencyInterceptor(app);
   registerIdempotentReplies(fastify, app.get(IdempotencyKeys));
 
   setupOpenApi(app, {

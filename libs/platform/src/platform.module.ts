@@ -1,5 +1,5 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
@@ -17,7 +17,6 @@ import { ProblemFilter } from './errors/problem.filter';
 import { HealthController } from './health/health.controller';
 import { RateLimitGuard } from './http/rate-limit.guard';
 import { RateLimiter } from './http/rate-limiter';
-import { RequestContextMiddleware } from './http/request-context.middleware';
 import { IdempotencyKeyJanitor } from './idempotency/idempotency-key.janitor';
 import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
@@ -37,7 +36,7 @@ export interface PlatformOptions {
  * health, metrics, TypeORM root.
  */
 @Module({})
-export class PlatformModule implements NestModule {
+export class PlatformModule {
   static forRoot({ appName, config }: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
@@ -74,17 +73,14 @@ export class PlatformModule implements NestModule {
         IdempotencyKeyRepository,
         IdempotencyKeys,
         IdempotencyKeyJanitor,
+        // Bound to the routes that take an Idempotency-Key only (see bindIdempotencyInterceptor).
+        IdempotencyInterceptor,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [TenantRepository, ApiTokenRepository, TokenService, RateLimiter, TypeOrmModule],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestContextMiddleware).forRoutes('*path');
   }
 }

@@ -2,11 +2,12 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { requestContext } from '../context/request-context';
 import { ProblemException } from '../errors/problem';
-import { IS_PUBLIC, REQUIRED_SCOPES, TENANT_HEADER_REQUIRED } from './decorators';
 import { Principal } from './principal';
+import { RouteRules, routeRules } from './route-rules';
 import { TokenService } from './token.service';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
+type Request = { headers: HeaderBag; principal?: Principal };
 
 /** x-auth-token on every non-public route, then tenant header, then scopes: 401 before 403. */
 @Injectable()
@@ -16,13 +17,19 @@ export class AuthGuard implements CanActivate {
     @Inject(TokenService) private readonly tokens: TokenService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const request = context.switchToHttp().getRequest<{ headers: HeaderBag; principal?: Principal }>();
-
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const rules = routeRules(this.reflector, context);
+    if (rules.isPublic) return true;
+    const request = context.switchToHttp().getRequest<Request>();
     const token = request.headers['x-auth-token'];
-    const principal = typeof token === 'string' ? await this.tokens.authenticate(token) : undefined;
+    if (typeof token !== 'string') return this.admit(request, undefined, rules);
+    // A token the cache holds is answered without a promise: most requests.
+    const cached = this.tokens.cachedPrincipal(token);
+    if (cached) return this.admit(request, cached, rules);
+    return this.tokens.authenticate(token).then((principal) => this.admit(request, principal, rules));
+  }
+
+  private admit(request: Request, principal: Principal | undefined, rules: RouteRules): true {
     if (!principal)
       throw new ProblemException('unauthenticated', 401, {}, undefined, {
         'www-authenticate': 'x-auth-token',
@@ -30,7 +37,7 @@ export class AuthGuard implements CanActivate {
 
     const tenantHeader = request.headers['x-tenant-code'];
     if (tenantHeader === undefined || tenantHeader === '') {
-      if (this.reflector.getAllAndOverride<boolean>(TENANT_HEADER_REQUIRED, targets)) {
+      if (rules.tenantHeaderRequired) {
         throw new ProblemException('tenant_header_required', 400, {}, [
           { field: 'header:x-tenant-code', message: 'required' },
         ]);
@@ -39,8 +46,7 @@ export class AuthGuard implements CanActivate {
       throw new ProblemException('tenant_mismatch', 403);
     }
 
-    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? [];
-    const missing = required.filter((s) => !principal.scopes.includes(s));
+    const missing = rules.requiredScopes.filter((s) => !principal.scopes.includes(s));
     if (missing.length) throw new ProblemException('insufficient_scope', 403, { required: missing });
 
     request.principal = principal;

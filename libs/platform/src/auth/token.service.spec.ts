@@ -4,7 +4,7 @@ import { newDouble } from '../../../../test/support/doubles';
 import type { AppConfig } from '../config/config';
 import type { ActiveToken, ApiTokenRepository } from './api-token.repository';
 import { generateToken, hashToken } from './token-secret';
-import { TokenService } from './token.service';
+import { MAX_CACHED_TOKENS, TokenService } from './token.service';
 
 describe('TokenService', () => {
   let tokens: jest.Mocked<ApiTokenRepository>;
@@ -87,6 +87,43 @@ describe('TokenService', () => {
       expect(await sut.authenticate(token)).toMatchObject({ tokenId: 'tok-1' });
       await jest.advanceTimersByTimeAsync(0);
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('read-only replica'));
+    });
+  });
+
+  describe('cachedPrincipal', () => {
+    it('answers a cached token at once, and nothing for a token not cached or expired', async () => {
+      expect(sut.cachedPrincipal(token)).toBeUndefined();
+      const principal = await sut.authenticate(token);
+      expect(sut.cachedPrincipal(token)).toBe(principal);
+      jest.advanceTimersByTime(10_000);
+      expect(sut.cachedPrincipal(token)).toBeUndefined();
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers nothing once the token is revoked', async () => {
+      await sut.authenticate(token);
+      sut.forget('tok-1');
+      expect(sut.cachedPrincipal(token)).toBeUndefined();
+    });
+  });
+
+  describe('cache bound', () => {
+    it('holds at most MAX_CACHED_TOKENS tokens, dropping the oldest first', async () => {
+      const many = Array.from({ length: MAX_CACHED_TOKENS + 1 }, () => generateToken());
+      for (const t of many) await sut.authenticate(t);
+      tokens.findActiveByHash.mockClear();
+      await sut.authenticate(many[MAX_CACHED_TOKENS]);
+      await sut.authenticate(many[1]);
+      expect(tokens.findActiveByHash).not.toHaveBeenCalled();
+      await sut.authenticate(many[0]);
+      expect(tokens.findActiveByHash).toHaveBeenCalledWith(hashToken(many[0]));
+    });
+
+    it('holds no token the database did not find', async () => {
+      tokens.findActiveByHash.mockResolvedValue(undefined);
+      await sut.authenticate(token);
+      await sut.authenticate(token);
+      expect(tokens.findActiveByHash).toHaveBeenCalledTimes(2);
     });
   });
 

@@ -12,6 +12,8 @@ interface CacheEntry {
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
+/** Most tokens held; the oldest go first beyond it. */
+export const MAX_CACHED_TOKENS = 10_000;
 
 /**
  * Resolves x-auth-token values to principals. Positive answers are cached briefly; a revocation
@@ -21,6 +23,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 @Injectable()
 export class TokenService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(TokenService.name);
+  /**
+   * Keyed by the token as presented (process memory only, never logged): a hit costs no hash. Only
+   * tokens found active are held, so a flood of made-up tokens cannot grow it.
+   */
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
   /**
@@ -53,7 +59,8 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
 
   forget(tokenId: string): void {
     this.revocations += 1;
-    for (const [hash, entry] of this.cache) if (entry.principal.tokenId === tokenId) this.cache.delete(hash);
+    for (const [token, entry] of this.cache)
+      if (entry.principal.tokenId === tokenId) this.cache.delete(token);
   }
 
   private forgetAll(): void {
@@ -61,19 +68,28 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
     this.cache.clear();
   }
 
+  /**
+   * The principal of a token the cache holds, without waiting: undefined when it must be looked up
+   * (authenticate does). Only tokens that looked like tokens are held, so no pattern check first.
+   */
+  cachedPrincipal(token: string): Principal | undefined {
+    const cached = this.cache.get(token);
+    if (!cached) return undefined;
+    const now = Date.now();
+    if (cached.expiresAt <= now) return undefined;
+    this.touch(cached.principal.tokenId, now);
+    return cached.principal;
+  }
+
   async authenticate(token: string): Promise<Principal | undefined> {
     if (!looksLikeToken(token)) return undefined;
-    const hash = hashToken(token);
-    const cached = this.cache.get(hash);
+    const cached = this.cachedPrincipal(token);
+    if (cached) return cached;
     const now = Date.now();
-    if (cached && cached.expiresAt > now) {
-      this.touch(cached.principal.tokenId, now);
-      return cached.principal;
-    }
     const revocationsBefore = this.revocations;
-    const found = await this.tokens.findActiveByHash(hash);
+    const found = await this.tokens.findActiveByHash(hashToken(token));
     if (!found) {
-      this.cache.delete(hash);
+      this.cache.delete(token);
       return undefined;
     }
     const principal: Principal = {
@@ -83,10 +99,18 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
       scopes: Object.freeze([...found.scopes]),
     };
     if (this.config.TOKEN_CACHE_SECONDS > 0 && this.revocations === revocationsBefore) {
-      this.cache.set(hash, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
+      this.remember(token, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
     }
     this.touch(found.id, now);
     return principal;
+  }
+
+  private remember(token: string, entry: CacheEntry): void {
+    if (this.cache.size >= MAX_CACHED_TOKENS && !this.cache.has(token)) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(token, entry);
   }
 
   /** Keeps last_used_at to the minute without a write per request. */

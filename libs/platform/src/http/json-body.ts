@@ -7,8 +7,10 @@ export const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]);
-const CLOSERS = new Set([0x5d, 0x7d]);
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
 
 /**
  * Whether a JSON text nests arrays and objects deeper than `limit`, found by one scan of its bytes
@@ -26,9 +28,9 @@ export function jsonNestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
       else if (b === QUOTE) inString = false;
     } else if (b === QUOTE) {
       inString = true;
-    } else if (OPENERS.has(b)) {
+    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
       if (++depth > limit) return true;
-    } else if (CLOSERS.has(b)) {
+    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
       depth--;
     }
   }

@@ -75,8 +75,13 @@ function redirectToCanonicalDocs(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
+      // Every request passes here: the cheap tests first, the split for the few that may match.
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !request.url.startsWith('/docs/')) {
+        done();
+        return;
+      }
       const [path, query] = request.url.split(/\?(.*)/s, 2);
-      if ((request.method === 'GET' || request.method === 'HEAD') && aliases.has(path)) {
+      if (aliases.has(path)) {
         void reply.redirect(query ? `/docs?${query}` : '/docs', 301);
         return;
       }

@@ -70,6 +70,14 @@ describe('RateBudget', () => {
     expect(counter.total('k')).toBe(3);
   });
 
+  it('answers a hit counted locally at once, and asks the counter with a promise', async () => {
+    const sut = budget(1000, 0.1);
+    const first = sut.consume('k');
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    expect(sut.consume('k')).toEqual({ allowed: true, count: 2, retryAfter: expect.any(Number) });
+  });
+
   it('starts a new window when the counter said the old one ended', async () => {
     const sut = budget(2, 0);
     await sut.consume('k');

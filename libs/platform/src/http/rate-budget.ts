@@ -58,7 +58,8 @@ export class RateBudget {
     this.batch = Math.floor(options.max * options.tolerance);
   }
 
-  async consume(key: string): Promise<BudgetDecision> {
+  /** Answers at once when the hit is counted locally; a promise when the shared counter is asked. */
+  consume(key: string): BudgetDecision | Promise<BudgetDecision> {
     const now = this.now();
     let state = this.states.get(key);
     if (!state || (state.resetsAt !== 0 && now >= state.resetsAt)) {

@@ -1,10 +1,12 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { SKIP_RATE_LIMIT } from '../auth/decorators';
 import { Principal } from '../auth/principal';
+import { routeRules } from '../auth/route-rules';
 import { ProblemException } from '../errors/problem';
-import { RateLimiter } from './rate-limiter';
+import { RateDecision, RateLimiter } from './rate-limiter';
+
+type Reply = { header(name: string, value: string): unknown };
 
 /**
  * Per-token (or per-address, before authentication) request budget shared by all replicas, within
@@ -18,20 +20,38 @@ export class RateLimitGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (
-      this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()])
-    ) {
-      return true;
-    }
-    const request = context.switchToHttp().getRequest<{ principal?: Principal; ip?: string }>();
-    const reply = context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>();
-    const subject = request.principal
-      ? `token:${request.principal.tokenId}`
-      : `ip:${request.ip ?? 'unknown'}`;
-    const window = this.config.RATE_LIMIT_WINDOW_SECONDS;
+  /** Each principal's counter key, built once per cached principal rather than per request. */
+  private readonly tokenKeys = new WeakMap<Principal, string>();
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (routeRules(this.reflector, context).skipRateLimit) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<{ principal?: Principal; ip?: string }>();
+    const reply = http.getResponse<Reply>();
     const max = this.config.RATE_LIMIT_MAX;
-    const decision = await this.limiter.consumeBatched(this.limiter.key('http', subject), max, window);
+    const decision = this.limiter.consumeBatched(
+      this.keyOf(request),
+      max,
+      this.config.RATE_LIMIT_WINDOW_SECONDS,
+    );
+    // Most hits are counted locally: answered without a promise.
+    return decision instanceof Promise
+      ? decision.then((d) => this.admit(reply, max, d))
+      : this.admit(reply, max, decision);
+  }
+
+  private keyOf(request: { principal?: Principal; ip?: string }): string {
+    const principal = request.principal;
+    if (!principal) return this.limiter.key('http', `ip:${request.ip ?? 'unknown'}`);
+    let key = this.tokenKeys.get(principal);
+    if (key === undefined) {
+      key = this.limiter.key('http', `token:${principal.tokenId}`);
+      this.tokenKeys.set(principal, key);
+    }
+    return key;
+  }
+
+  private admit(reply: Reply, max: number, decision: RateDecision): true {
     reply.header('ratelimit-limit', String(max));
     reply.header('ratelimit-remaining', String(Math.max(0, max - decision.count)));
     if (!decision.allowed) {

@@ -81,7 +81,7 @@ export class RateLimiter implements OnApplicationShutdown {
    * exceeded by at most RATE_LIMIT_TOLERANCE × max hits per replica and window, plus what other
    * replicas sent in the last BATCH_SYNC_MS (see RateBudget). Fails open like consume.
    */
-  consumeBatched(key: string, max: number, windowSeconds: number): Promise<RateDecision> {
+  consumeBatched(key: string, max: number, windowSeconds: number): RateDecision | Promise<RateDecision> {
     const id = `${max}/${windowSeconds}`;
     let budget = this.budgets.get(id);
     if (!budget) {

@@ -33,20 +33,23 @@ function answerOf(reply: FastifyReply, payload: unknown): StoredAnswer | undefin
  * that follows it finds the key completed), and puts a stored answer in place of a replay's.
  */
 export function registerIdempotentReplies(fastify: FastifyInstance, keys: IdempotencyKeys): void {
-  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // Callback style: most answers hold no key, and an async hook would cost them a promise each.
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
     const state = (request as WithState)[STATE];
-    if (!state) return payload;
+    if (!state) return done(null, payload);
     if (state.kind === 'replay') {
       void reply
         .code(state.answer.status)
         .headers(state.answer.headers)
         .header('idempotent-replayed', 'true');
-      return state.answer.body ?? undefined;
+      return done(null, state.answer.body ?? undefined);
     }
     // Settled once, even if the answer is sent again (an error raised while sending it).
     delete (request as WithState)[STATE];
     const answer = answerOf(reply, payload);
-    await (answer ? keys.settle(state.held, answer) : keys.release(state.held));
-    return payload;
+    (answer ? keys.settle(state.held, answer) : keys.release(state.held)).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ProblemException } from '../errors/problem';
 import { renderProblem } from '../errors/render';
 import { freeText } from './primitives';
-import { toFieldErrors } from './validation';
+import { stripProtoKeys } from '@nestjs/common/utils/strip-proto-keys.util';
+import { stripPlainProtoKeys, toFieldErrors } from './validation';
 
 const Body = z
   .object({
@@ -120,5 +121,44 @@ describe('toFieldErrors and their localised messages', () => {
       { field: 'header:x-tenant-code', message: 'erforderlich' },
       { field: 'x', message: 'something no one translated', code: 'odd' },
     ]);
+  });
+});
+
+describe('stripPlainProtoKeys', () => {
+  const body = () =>
+    JSON.parse(
+      '{"a":{"__proto__":{"x":1},"prototype":2,"constructor":3,"b":[{"constructor":{"y":1},"c":"d"},1,null]},"e":"f"}',
+    ) as unknown;
+
+  it("deletes what Nest's stripProtoKeys deletes from parsed JSON, at every level", () => {
+    const sut = body();
+    const nest = body();
+    stripProtoKeys(nest);
+    expect(stripPlainProtoKeys(sut)).toBe(true);
+    expect(sut).toEqual(nest);
+    expect(sut).toEqual({ a: { b: [{ c: 'd' }, 1, null] }, e: 'f' });
+  });
+
+  it('walks objects without a prototype, as query strings parse to', () => {
+    const sut = Object.assign(Object.create(null) as object, { constructor: 'x', q: 'y' });
+    expect(stripPlainProtoKeys(sut)).toBe(true);
+    expect({ ...sut }).toEqual({ q: 'y' });
+  });
+
+  it('leaves primitives alone', () => {
+    for (const value of [undefined, null, 1, 'text', true]) expect(stripPlainProtoKeys(value)).toBe(true);
+  });
+
+  it('hands anything but plain data back to Nest', () => {
+    expect(stripPlainProtoKeys({ when: new Date(0) })).toBe(false);
+    expect(stripPlainProtoKeys([new Map()])).toBe(false);
+    class Dto {}
+    expect(stripPlainProtoKeys({ dto: new Dto() })).toBe(false);
+  });
+
+  it('hands nesting deeper than any parsed body back to Nest', () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 100; i++) deep = { deep };
+    expect(stripPlainProtoKeys(deep)).toBe(false);
   });
 });

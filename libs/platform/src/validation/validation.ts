@@ -1,4 +1,5 @@
 import { StandardSchemaValidationPipe } from '@nestjs/common';
+import { stripProtoKeys } from '@nestjs/common/utils/strip-proto-keys.util';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { FieldError, ProblemException } from '../errors/problem';
 
@@ -90,9 +91,41 @@ export function toFieldErrors(issues: readonly StandardSchemaV1.Issue[]): FieldE
   return [...byField.values()];
 }
 
+/** Deeper than any body the JSON parser lets through (see MAX_JSON_DEPTH). */
+const PLAIN_WALK_DEPTH = 64;
+const PROTO_KEYS = ['__proto__', 'prototype', 'constructor'];
+
+/**
+ * Nest's stripProtoKeys for plain data (JSON bodies, query objects): deletes the own keys
+ * `__proto__`, `prototype` and `constructor` at every level, as it does, without its per-object
+ * bookkeeping. Answers false, part done, on anything else (class instances, built-ins, nesting
+ * deeper than any parsed body), for Nest's walk to finish.
+ */
+export function stripPlainProtoKeys(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > PLAIN_WALK_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!stripPlainProtoKeys(item, depth + 1)) return false;
+    return true;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of PROTO_KEYS) if (Object.hasOwn(record, key)) Reflect.deleteProperty(record, key);
+  for (const key in record) if (!stripPlainProtoKeys(record[key], depth + 1)) return false;
+  return true;
+}
+
+/** Nest's standard-schema pipe, with the plain-data walk in front of its own. */
+class SchemaValidationPipe extends StandardSchemaValidationPipe {
+  protected override stripProtoKeys(value: unknown): void {
+    if (!stripPlainProtoKeys(value)) stripProtoKeys(value);
+  }
+}
+
 /** Validates every parameter that declares a schema (`@Body({ schema })`) and answers 400 with errors[]. */
 export function createValidationPipe(): StandardSchemaValidationPipe {
-  return new StandardSchemaValidationPipe({
+  return new SchemaValidationPipe({
     exceptionFactory: (issues) => new ProblemException('validation_failed', 400, {}, toFieldErrors(issues)),
   });
 }

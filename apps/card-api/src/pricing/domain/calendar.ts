@@ -1,12 +1,30 @@
-/** True for a real calendar date written YYYY-MM-DD (2026-02-30 and 2025-02-29 are not). */
+const DASH = 0x2d;
+const ZERO = 0x30;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number written by the ASCII digits value[from, to), or -1 if any is not a digit. */
+function digitsAt(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = value.charCodeAt(i) - ZERO;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * True for a real calendar date written YYYY-MM-DD (2026-02-30 and 2025-02-29 are not), in the
+ * proleptic Gregorian calendar. By arithmetic rather than a Date: every quote checks one.
+ */
 export function isCalendarDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (value.length !== 10 || value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  date.setUTCFullYear(year);
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 /** Inclusive validity: from <= date and (no end or date <= to). ISO dates compare as strings. */
