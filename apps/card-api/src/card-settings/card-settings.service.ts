@@ -25,8 +25,11 @@ import {
 import { KnownCards } from './known-cards';
 import { assertSettingsAcceptable } from './settings-problems';
 
-/** Cards kept per replica for one-statement changes; the oldest go first beyond it. */
-const KNOWN_CARDS = 200_000;
+/**
+ * Cards kept per replica for one-statement changes (about a kilobyte each); the oldest go first
+ * beyond it. A card not kept costs its change one unlocked read more.
+ */
+const KNOWN_CARDS = 20_000;
 
 type ChangeBody = z.infer<typeof ChangeCardSettingsBody>;
 
