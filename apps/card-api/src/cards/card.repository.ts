@@ -152,10 +152,7 @@ export class CardRepository extends TenantScopedRepository {
             AND network = ${$(card.network)} AND status <> ${$(CardStatus.CLOSED)}
             AND settings_version = ${$(card.settingsVersion)} AND EXISTS (SELECT 1 FROM g)
          RETURNING 1)${joined(params, 'c')
-           .map(
-             (part, i) => `,
-       j${i} AS (${part})`,
-           )
+           .map((part, i) => `, j${i} AS (${part})`)
            .join('')}
        SELECT count(*)::int AS applied FROM c`;
     const [{ applied }] = (await this.db.query(sql, params)) as Array<{ applied: number }>;

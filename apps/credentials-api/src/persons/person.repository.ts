@@ -135,10 +135,7 @@ export class PersonRepository {
             AND email IS NOT DISTINCT FROM ${$(expected.email)}::varchar
             AND phone IS NOT DISTINCT FROM ${$(expected.phone)}::varchar
          RETURNING *)${joined(params, 'p')
-           .map(
-             (part, i) => `,
-       j${i} AS (${part})`,
-           )
+           .map((part, i) => `, j${i} AS (${part})`)
            .join('')}
        SELECT * FROM p`;
     const [row] = (await this.db.query(sql, params)) as Array<Record<string, unknown>>;
