@@ -44,6 +44,36 @@ describe('OutboxRepository (PostgreSQL)', () => {
     });
   });
 
+  describe('insertEventsPart', () => {
+    const statement = (guardRows: number, events: ReturnType<typeof personUpdated>[]) => {
+      const params: unknown[] = [guardRows];
+      const part = sut.insertEventsPart(events, { traceContext: 'trace-1', publishing: true }, params, 'g');
+      return db.query(`WITH g AS (SELECT generate_series(1, $1)), o AS (${part}) SELECT 1`, params);
+    };
+
+    it('inserts the events, marked published, when the guard returned a row', async () => {
+      const event = personUpdated('guarded');
+      await statement(1, [event]);
+      expect(await sut.findEvent(event.id)).toEqual(event);
+      const [stored] = await db.query(
+        `SELECT trace_context, subject_type, subject_id, publish_attempts FROM events.outbox WHERE id = $1`,
+        [event.id],
+      );
+      expect(stored).toEqual({
+        trace_context: 'trace-1',
+        subject_type: 'person',
+        subject_id: 'guarded',
+        publish_attempts: 1,
+      });
+    });
+
+    it('inserts nothing when the guard returned none', async () => {
+      const event = personUpdated('not-guarded');
+      await statement(0, [event]);
+      expect(await sut.findEvent(event.id)).toBeUndefined();
+    });
+  });
+
   describe('publishUnpublished', () => {
     it('skips rows another claim holds, and marks what it published', async () => {
       const [held, free] = [await committed('held'), await committed('free')];

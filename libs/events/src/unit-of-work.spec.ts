@@ -79,4 +79,46 @@ describe('UnitOfWork', () => {
       expect(db.transaction).toHaveBeenCalledWith('SERIALIZABLE', expect.any(Function));
     });
   });
+
+  describe('runInOneStatement', () => {
+    it('joins the outbox insert of the events to the statement, then publishes them after it', async () => {
+      outbox.insertEventsPart.mockReturnValue('INSERT INTO events.outbox …');
+      const params: unknown[] = [];
+      let joined = '';
+      const result = await requestContext.run({ requestId: 'req-8' }, () =>
+        sut.runInOneStatement('PERSON_UPDATED', 'ACME', [data], async (part) => {
+          joined = part.sql(params, 'changed');
+          return 'applied';
+        }),
+      );
+      expect([result, joined]).toEqual(['applied', 'INSERT INTO events.outbox …']);
+      const [[events, options, passedParams, guard]] = outbox.insertEventsPart.mock.calls;
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'PERSON_UPDATED', tenantCode: 'ACME', correlationId: 'req-8', data }),
+      ]);
+      expect([options, passedParams, guard]).toEqual([
+        { traceContext: null, publishing: true },
+        params,
+        'changed',
+      ]);
+      expect(publisher.publishInBackground).toHaveBeenCalledWith([
+        { id: events[0].id, tenantCode: 'ACME', traceContext: null },
+      ]);
+      expect(db.transaction).not.toHaveBeenCalled();
+    });
+
+    it('publishes nothing when the statement did not apply', async () => {
+      const result = await sut.runInOneStatement('PERSON_UPDATED', 'ACME', [data], async () => null);
+      expect(result).toBeNull();
+      expect(publisher.publishInBackground).not.toHaveBeenCalled();
+    });
+
+    it('refuses data that does not match the catalog, before running the statement', async () => {
+      const write = jest.fn();
+      await expect(
+        sut.runInOneStatement('PERSON_UPDATED', 'ACME', [{ personId: 'p-1', changedFields: [] }], write),
+      ).rejects.toThrow(/does not match its schema/);
+      expect(write).not.toHaveBeenCalled();
+    });
+  });
 });

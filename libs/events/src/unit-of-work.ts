@@ -21,6 +21,15 @@ export interface Transaction {
   ): Promise<DomainEvent<T>[]>;
 }
 
+/** The outbox insert a one-statement change joins to its statement (see UnitOfWork.runInOneStatement). */
+export interface OutboxPart {
+  /**
+   * A data-modifying CTE body that records the change's events, only when the statement's CTE
+   * `guard` returned a row; its values go onto the statement's `params`.
+   */
+  sql(params: unknown[], guard: string): string;
+}
+
 /**
  * A state change and its events in one database transaction, then publication after commit.
  * Nothing is published if the transaction rolls back.
@@ -60,6 +69,33 @@ export class UnitOfWork {
       ? await this.db.transaction(options.isolation, body)
       : await this.db.transaction(body);
     this.publisher.publishInBackground(emitted);
+    return result;
+  }
+
+  /**
+   * A state change and its events in ONE statement, atomic without a transaction (no BEGIN, no
+   * COMMIT: a round trip each), then publication after it, as run() does. For a change checked
+   * against state read beforehand: `write` runs one statement that applies the change only while
+   * that state still holds, with `outbox` joined as a CTE guarded by the change, and answers null
+   * when it did not apply. Then nothing was written nor is published, and the caller falls back
+   * to run().
+   */
+  async runInOneStatement<T extends EventType, R>(
+    type: T,
+    tenantCode: string,
+    data: readonly EventData<T>[],
+    write: (outbox: OutboxPart) => Promise<R | null>,
+  ): Promise<R | null> {
+    const correlationId = requestContext.requestId() ?? null;
+    const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
+    const traceContext = serializeTraceContext();
+    const result = await write({
+      sql: (params, guard) =>
+        this.outbox.insertEventsPart(events, { traceContext, publishing: true }, params, guard),
+    });
+    if (result !== null) {
+      this.publisher.publishInBackground(events.map(({ id }) => ({ id, tenantCode, traceContext })));
+    }
     return result;
   }
 }

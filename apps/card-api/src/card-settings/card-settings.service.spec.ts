@@ -133,6 +133,108 @@ describe('CardSettingsService', () => {
     });
   });
 
+  describe('changeSettings in one statement', () => {
+    const request = (allowed01: boolean) => ({
+      authorisationTypes: [
+        { serviceCode: '00', allowed: true },
+        { serviceCode: '01', allowed: allowed01 },
+        { serviceCode: '10', allowed: true },
+      ],
+      renewable: true,
+      xpaysAllowed: false,
+    });
+    const outboxPart = { sql: jest.fn(() => 'outbox insert') };
+
+    beforeEach(() => {
+      // The statement applies or not as changeSettingsIfUnchanged says, with the outbox joined.
+      uow.runInOneStatement.mockImplementation(
+        async (_type: unknown, _tenant: unknown, _data: unknown, write: (p: typeof outboxPart) => unknown) =>
+          write(outboxPart) as never,
+      );
+      history.appendPart.mockReturnValue('history insert');
+    });
+
+    it('checks the change against the card as read and writes it with its history and event in one statement', async () => {
+      cards.readCardForChange.mockResolvedValue(found());
+      cards.changeSettingsIfUnchanged.mockResolvedValue(true);
+
+      const current = await sut.changeSettings(principal, 'CARD-1', request(false));
+
+      expect(current.authorisationTypes).toEqual(request(false).authorisationTypes);
+      const [expected, update, joined] = cards.changeSettingsIfUnchanged.mock.calls[0];
+      expect(expected).toEqual(found());
+      expect(update).toMatchObject({
+        authorisationTypes: { '00': true, '01': false, '10': true },
+        settingsVersion: 2,
+      });
+      expect(joined([], 'c')).toEqual(['history insert', 'outbox insert']);
+      expect(history.appendPart.mock.calls[0][0]).toEqual([
+        expect.objectContaining({ cardId: 'CARD-1', version: 2, changedFields: ['authorisationTypes.01'] }),
+      ]);
+      expect(uow.runInOneStatement).toHaveBeenCalledWith(
+        'CARD_SETTINGS_CHANGED',
+        principal.tenantCode,
+        [expect.objectContaining({ cardId: 'CARD-1', cause: 'SETTINGS_CHANGE', current })],
+        expect.any(Function),
+      );
+      expect(uow.run).not.toHaveBeenCalled();
+    });
+
+    it('checks the next change of the card against what this one wrote, without reading it', async () => {
+      cards.readCardForChange.mockResolvedValue(found());
+      cards.changeSettingsIfUnchanged.mockResolvedValue(true);
+      await sut.changeSettings(principal, 'CARD-1', request(false));
+
+      await sut.changeSettings(principal, 'CARD-1', request(true));
+
+      expect(cards.readCardForChange).toHaveBeenCalledTimes(1);
+      const [expected, update] = cards.changeSettingsIfUnchanged.mock.calls[1];
+      expect(expected.card).toMatchObject({
+        settingsVersion: 2,
+        authorisationTypes: { '00': true, '01': false, '10': true },
+      });
+      expect(update.settingsVersion).toBe(3);
+    });
+
+    it('reads the card again when it changed since this replica knew it, then locks it when it changed again', async () => {
+      cards.readCardForChange.mockResolvedValue(found());
+      cards.changeSettingsIfUnchanged.mockResolvedValueOnce(true);
+      await sut.changeSettings(principal, 'CARD-1', request(false));
+      const without01 = { '00': true, '01': false, '10': true };
+      cards.readCardForChange.mockResolvedValue(
+        found(aCard({ settingsVersion: 5, authorisationTypes: without01 })),
+      );
+      cards.changeSettingsIfUnchanged.mockResolvedValue(false);
+      cards.lockCardForChange.mockResolvedValue(
+        found(aCard({ settingsVersion: 6, authorisationTypes: without01 })),
+      );
+
+      await sut.changeSettings(principal, 'CARD-1', request(true));
+
+      expect(
+        cards.changeSettingsIfUnchanged.mock.calls.map(([expected]) => expected.card.settingsVersion),
+      ).toEqual([1, 2, 5]);
+      expect(cards.updateSettings).toHaveBeenCalledWith(
+        tx.manager,
+        'card-row-1',
+        expect.objectContaining({ settingsVersion: 7 }),
+      );
+      expect(tx.emitAll).toHaveBeenCalledTimes(1);
+    });
+
+    it('leaves refusals and no-ops to the locked card, whatever the card as read says', async () => {
+      cards.readCardForChange.mockResolvedValue(found(aCard({ status: 'CLOSED' })));
+      cards.lockCardForChange.mockResolvedValue(found());
+
+      await expect(sut.changeSettings(principal, 'CARD-1', request(true))).resolves.toMatchObject({
+        renewable: true,
+      });
+
+      expect(cards.changeSettingsIfUnchanged).not.toHaveBeenCalled();
+      expect(cards.lockCardForChange).toHaveBeenCalled();
+    });
+  });
+
   describe('applyUsageGroupChange', () => {
     const group = aUsageGroup({ allowedServiceCodes: ['00', '30'] });
 

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { Principal, ProblemException, requestContext } from '@fincore/platform';
-import { Transaction, UnitOfWork } from '@fincore/events';
-import { CardRepository, FlagsUpdate } from '../cards/card.repository';
+import { EventData, Transaction, UnitOfWork } from '@fincore/events';
+import { CardEntity } from '../cards/card.entity';
+import { CardRepository, CardWithUsageGroup, FlagsUpdate, SettingsUpdate } from '../cards/card.repository';
 import { CardStatus } from '../cards/domain/card-status';
 import { isServiceCode } from '../service-codes/domain/service-codes';
 import type { UsageGroupEntity } from '../usage-groups/usage-group.entity';
-import { CardSettingsChangeRepository } from './card-settings-change.repository';
+import { CardSettingsChangeRepository, NewCardSettingsChange } from './card-settings-change.repository';
 import { mapAuthorisationCheck, mapHistoryPage, mapSettingsView } from './card-settings.mapper';
 import type { ChangeCardSettingsBody, HistoryQuery } from './card-settings.schemas';
 import {
+  AuthorisationFlags,
   CardSettings,
   changedFields,
   decideAuthorisation,
@@ -20,7 +22,44 @@ import {
   settingsOf,
   toFlags,
 } from './domain/card-settings';
+import { KnownCards } from './known-cards';
 import { assertSettingsAcceptable } from './settings-problems';
+
+/**
+ * Cards kept per replica for one-statement changes (about a kilobyte each); the oldest go first
+ * beyond it. A card not kept costs its change one unlocked read more.
+ */
+const KNOWN_CARDS = 20_000;
+
+type ChangeBody = z.infer<typeof ChangeCardSettingsBody>;
+
+/** What a requested change makes of a card's settings. */
+interface ChangePlan {
+  previous: CardSettings;
+  flags: AuthorisationFlags;
+  current: CardSettings;
+  /** Empty for a no-op. */
+  changed: string[];
+}
+
+/** A one-statement change that did not apply: the card was no longer as checked. */
+const STALE = Symbol('stale');
+
+/**
+ * The requested change checked against the card's rules and applied to its settings; throws the
+ * refusals (card_closed, the service-code problems).
+ */
+function planChange({ card, group }: CardWithUsageGroup, body: ChangeBody): ChangePlan {
+  if (card.status === CardStatus.CLOSED)
+    throw new ProblemException('card_closed', 409, { cardId: card.cardId });
+  const profile = profileOf(card, group);
+  assertSettingsAcceptable(body.authorisationTypes, profile, { cardId: card.cardId, usageGroup: group.code });
+  const previous = settingsOf(card, group);
+  // Only the group's codes are kept: a code the group allows again later starts as not allowed.
+  const flags = toFlags(body.authorisationTypes);
+  const current = settingsInForce(flags, profile, body.renewable, body.xpaysAllowed);
+  return { previous, flags, current, changed: changedFields(previous, current) };
+}
 
 /** One card's effective change, as the history and the event tell it. */
 interface SettingsChangeRecord {
@@ -33,11 +72,14 @@ interface SettingsChangeRecord {
 
 /**
  * Card settings: the change (all or nothing, serialised per card), the settings in force, their
- * history, and the authorisation check. Everything reads PostgreSQL, never a process cache, so a
- * change is visible to every replica as soon as its response is sent.
+ * history, and the authorisation check. Every answer comes from PostgreSQL, never a process cache,
+ * so a change is visible to every replica as soon as its response is sent: what a replica keeps of
+ * a card only spares a change its read, and the change applies only if the card is still so.
  */
 @Injectable()
 export class CardSettingsService {
+  private readonly known = new KnownCards(KNOWN_CARDS);
+
   constructor(
     private readonly cards: CardRepository,
     private readonly history: CardSettingsChangeRepository,
@@ -50,43 +92,103 @@ export class CardSettingsService {
   }
 
   /**
-   * Replaces the card's settings with the requested ones. The card is locked for the change, so
-   * concurrent changes of one card run one after the other, each seeing the previous one's result.
+   * Replaces the card's settings with the requested ones. Changes of one card apply one after the
+   * other, each seeing the previous one's result. An effective change goes as one statement,
+   * checked against the card as this replica last knew it (or as read now) and applied only while
+   * the card is still so; otherwise, and for refusals and no-ops, the card is locked for the change.
    */
-  async changeSettings(principal: Principal, cardId: string, body: z.infer<typeof ChangeCardSettingsBody>) {
-    return this.uow.run(async (tx) => {
+  async changeSettings(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
+    const known = this.known.get(principal.tenantId, cardId);
+    const fromKnown = known && (await this.changeInOneStatement(principal, known, body));
+    if (fromKnown && fromKnown !== STALE) return fromKnown;
+    if (fromKnown === STALE || !known) {
+      const read = await this.cards.readCardForChange(principal.tenantId, cardId);
+      const fromRead = read && (await this.changeInOneStatement(principal, read, body));
+      if (fromRead && fromRead !== STALE) return fromRead;
+    }
+    return this.changeLocked(principal, cardId, body);
+  }
+
+  /**
+   * The change checked against `known` and written in one statement that applies only while the
+   * card is still as `known` says. Undefined when `known` calls for the locked path (a refusal or a
+   * no-op, whose answer must come from the card as locked); STALE when the card had changed.
+   */
+  private async changeInOneStatement(
+    principal: Principal,
+    known: CardWithUsageGroup,
+    body: ChangeBody,
+  ): Promise<CardSettings | typeof STALE | undefined> {
+    let plan: ChangePlan;
+    try {
+      plan = planChange(known, body);
+    } catch (error) {
+      if (error instanceof ProblemException) return undefined;
+      throw error;
+    }
+    if (plan.changed.length === 0) return undefined;
+    const { card, group } = known;
+    const update = this.settingsUpdate(card, plan, body);
+    const record = this.changeRecord(card.cardId, update.settingsVersion, plan);
+    const applied = await this.uow.runInOneStatement(
+      'CARD_SETTINGS_CHANGED',
+      principal.tenantCode,
+      [this.eventData(SettingsChangeCause.SETTINGS_CHANGE, record)],
+      async (outbox) =>
+        (await this.cards.changeSettingsIfUnchanged(known, update, (params, guard) => [
+          this.history.appendPart(
+            this.historyRows(principal, SettingsChangeCause.SETTINGS_CHANGE, update.settingsChangedAt, [
+              record,
+            ]),
+            params,
+            guard,
+          ),
+          outbox.sql(params, guard),
+        ])) || null,
+    );
+    if (!applied) {
+      this.known.forget(principal.tenantId, card.cardId);
+      return STALE;
+    }
+    this.known.remember({ card: Object.assign(new CardEntity(), card, update), group });
+    return plan.current;
+  }
+
+  /** The change with the card locked: the group FOR SHARE, then the card FOR UPDATE. */
+  private async changeLocked(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
+    const { current, known } = await this.uow.run(async (tx) => {
       const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
       if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
+      const plan = planChange(locked, body);
+      if (plan.changed.length === 0) return { current: plan.current, known: locked };
       const { card, group } = locked;
-      if (card.status === CardStatus.CLOSED) throw new ProblemException('card_closed', 409, { cardId });
-      const profile = profileOf(card, group);
-      assertSettingsAcceptable(body.authorisationTypes, profile, { cardId, usageGroup: group.code });
-
-      const previous = settingsOf(card, group);
-      // Only the group's codes are kept: a code the group allows again later starts as not allowed.
-      const flags = toFlags(body.authorisationTypes);
-      const current = settingsInForce(flags, profile, body.renewable, body.xpaysAllowed);
-      const changed = changedFields(previous, current);
-      if (changed.length === 0) return current;
-
-      const version = card.settingsVersion + 1;
-      const changedAt = new Date();
+      const update = this.settingsUpdate(card, plan, body);
       // Issued together: the connection sends each write as soon as the previous one is done,
       // instead of waiting for this process's event loop while the card stays locked.
       await Promise.all([
-        this.cards.updateSettings(tx.manager, card.id, {
-          authorisationTypes: flags,
-          renewable: body.renewable,
-          xpaysAllowed: body.xpaysAllowed,
-          settingsVersion: version,
-          settingsChangedAt: changedAt,
-        }),
-        this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, changedAt, [
-          { cardId, version, previous, current, changedFields: changed },
+        this.cards.updateSettings(tx.manager, card.id, update),
+        this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, update.settingsChangedAt, [
+          this.changeRecord(cardId, update.settingsVersion, plan),
         ]),
       ]);
-      return current;
+      return { current: plan.current, known: { card: Object.assign(new CardEntity(), card, update), group } };
     });
+    this.known.remember(known);
+    return current;
+  }
+
+  private settingsUpdate(card: CardEntity, plan: ChangePlan, body: ChangeBody): SettingsUpdate {
+    return {
+      authorisationTypes: plan.flags,
+      renewable: body.renewable,
+      xpaysAllowed: body.xpaysAllowed,
+      settingsVersion: card.settingsVersion + 1,
+      settingsChangedAt: new Date(),
+    };
+  }
+
+  private changeRecord(cardId: string, version: number, plan: ChangePlan): SettingsChangeRecord {
+    return { cardId, version, previous: plan.previous, current: plan.current, changedFields: plan.changed };
   }
 
   /**
@@ -173,32 +275,40 @@ export class CardSettingsService {
     changedAt: Date,
     changes: SettingsChangeRecord[],
   ): Promise<void> {
-    const requestId = requestContext.requestId() ?? null;
     // Independent rows of one transaction: a failing one aborts it, and the unit of work rolls back.
     await Promise.all([
-      this.history.append(
-        tx.manager,
-        changes.map((change) => ({
-          ...change,
-          tenantId: principal.tenantId,
-          cause,
-          tokenId: principal.tokenId,
-          requestId,
-          changedAt,
-        })),
-      ),
+      this.history.append(tx.manager, this.historyRows(principal, cause, changedAt, changes)),
       tx.emitAll(
         'CARD_SETTINGS_CHANGED',
         principal.tenantCode,
-        changes.map(({ cardId, changedFields, previous, current }) => ({
-          cardId,
-          changedFields,
-          cause,
-          previous,
-          current,
-        })),
+        changes.map((change) => this.eventData(cause, change)),
       ),
     ]);
+  }
+
+  /** The history entries of effective changes: who, which request, when. */
+  private historyRows(
+    principal: Principal,
+    cause: SettingsChangeCause,
+    changedAt: Date,
+    changes: SettingsChangeRecord[],
+  ): NewCardSettingsChange[] {
+    const requestId = requestContext.requestId() ?? null;
+    return changes.map((change) => ({
+      ...change,
+      tenantId: principal.tenantId,
+      cause,
+      tokenId: principal.tokenId,
+      requestId,
+      changedAt,
+    }));
+  }
+
+  private eventData(
+    cause: SettingsChangeCause,
+    { cardId, changedFields, previous, current }: SettingsChangeRecord,
+  ): EventData<'CARD_SETTINGS_CHANGED'> {
+    return { cardId, changedFields, cause, previous, current };
   }
 
   private async findCard(principal: Principal, cardId: string) {

@@ -7,7 +7,7 @@ import type { Network } from '../service-codes/domain/service-codes';
 import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { CardEntity } from './card.entity';
-import type { CardStatus } from './domain/card-status';
+import { CardStatus } from './domain/card-status';
 import type { CardType } from './domain/card-type';
 
 export type NewCard = Omit<CardEntity, 'id' | 'createdAt'>;
@@ -103,6 +103,60 @@ export class CardRepository extends TenantScopedRepository {
     return row
       ? { card: this.entityFrom(CardEntity, row, 'c'), group: this.entityFrom(UsageGroupEntity, row, 'g') }
       : null;
+  }
+
+  /**
+   * The card and its usage group as committed, unlocked, in one statement: what a change of the
+   * card's settings in one statement is checked against (see changeSettingsIfUnchanged).
+   */
+  async readCardForChange(tenantId: string, cardId: string): Promise<CardWithUsageGroup | null> {
+    const [row] = (await this.db.query(
+      `SELECT ${this.selectList(UsageGroupEntity, 'g')}, ${this.selectList(CardEntity, 'c')}
+         FROM cards.usage_groups g JOIN cards.cards c ON c.tenant_id = g.tenant_id AND c.usage_group = g.code
+        WHERE c.tenant_id = $1 AND c.card_id = $2`,
+      [tenantId, cardId],
+    )) as Array<Record<string, unknown>>;
+    return row
+      ? { card: this.entityFrom(CardEntity, row, 'c'), group: this.entityFrom(UsageGroupEntity, row, 'g') }
+      : null;
+  }
+
+  /**
+   * The settings change as one statement, applied only while the card and its usage group are
+   * still as `expected` says (the rules were checked against it): the same version (every settings
+   * write increments it), group, network and a card not closed, and the group's codes unchanged.
+   * The group is locked FOR SHARE before the card is updated, the lock order of lockCardForChange,
+   * so a concurrent change of the group is serialised with this one. `joined` gives the statement's
+   * other data-modifying CTEs (the history row, the outbox row): they write only when the card's
+   * row was updated (the CTE named by its `guard` argument). True when the change applied.
+   */
+  async changeSettingsIfUnchanged(
+    expected: CardWithUsageGroup,
+    settings: SettingsUpdate,
+    joined: (params: unknown[], guard: string) => string[],
+  ): Promise<boolean> {
+    const { card, group } = expected;
+    const params: unknown[] = [];
+    const $ = (value: unknown) => `$${params.push(value)}`;
+    const tenant = $(card.tenantId);
+    const usageGroup = $(group.code);
+    const sql = `WITH g AS MATERIALIZED (
+         SELECT 1 FROM cards.usage_groups
+          WHERE tenant_id = ${tenant} AND code = ${usageGroup} AND allowed_service_codes = ${$(group.allowedServiceCodes)}::text[]
+            FOR SHARE),
+       c AS (
+         UPDATE cards.cards SET authorisation_types = ${$(JSON.stringify(settings.authorisationTypes))},
+                renewable = ${$(settings.renewable)}, xpays_allowed = ${$(settings.xpaysAllowed)},
+                settings_version = ${$(settings.settingsVersion)}, settings_changed_at = ${$(settings.settingsChangedAt)}
+          WHERE id = ${$(card.id)} AND tenant_id = ${tenant} AND usage_group = ${usageGroup}
+            AND network = ${$(card.network)} AND status <> ${$(CardStatus.CLOSED)}
+            AND settings_version = ${$(card.settingsVersion)} AND EXISTS (SELECT 1 FROM g)
+         RETURNING 1)${joined(params, 'c')
+           .map((part, i) => `, j${i} AS (${part})`)
+           .join('')}
+       SELECT count(*)::int AS applied FROM c`;
+    const [{ applied }] = (await this.db.query(sql, params)) as Array<{ applied: number }>;
+    return applied > 0;
   }
 
   /** The cards of a usage group, locked FOR UPDATE in id order; the caller holds the group FOR UPDATE. */

@@ -124,4 +124,42 @@ describe('PersonRepository (PostgreSQL)', () => {
       expect((await sut.findByPersonId(tenant.id, person.personId))!.passwordHash).toBe('$argon2id$first');
     });
   });
+
+  describe('updateProfileIfUnchanged', () => {
+    const profileOf = ({ firstName, lastName, email, phone }: PersonEntity) => ({
+      firstName,
+      lastName,
+      email,
+      phone,
+    });
+    /** The statement with a CTE of its own joined: it counts whether the person's row was updated. */
+    const update = (person: PersonEntity, expected: ReturnType<typeof profileOf>, at: Date) =>
+      sut.updateProfileIfUnchanged(
+        person.id,
+        expected,
+        { ...expected, lastName: 'King' },
+        at,
+        (params, guard) => [`SELECT count(*) FROM ${guard} WHERE id = $${params.push(person.id)}::uuid`],
+      );
+
+    it('updates the profile while it is as expected and answers the whole person as stored', async () => {
+      const person = await stored(newPerson({ phone: '+4930123456' }));
+      const at = new Date('2025-11-22T10:00:00.000Z');
+
+      const updated = await update(person, profileOf(person), at);
+
+      expect(updated).toEqual(
+        Object.assign(new PersonEntity(), { ...person, lastName: 'King', updatedAt: at }),
+      );
+      expect(await sut.findByPersonId(tenant.id, person.personId)).toEqual(updated);
+    });
+
+    it('changes nothing and answers null once the profile differs from the expected one', async () => {
+      const person = await stored(newPerson());
+
+      expect(await update(person, { ...profileOf(person), email: 'old@example.com' }, new Date())).toBeNull();
+
+      expect(await sut.findByPersonId(tenant.id, person.personId)).toEqual(person);
+    });
+  });
 });

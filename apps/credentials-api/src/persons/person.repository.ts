@@ -112,6 +112,41 @@ export class PersonRepository {
     return this.persons(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /**
+   * The profile change as one statement, applied only while the person's profile is still
+   * `expected` (what the change was worked out from); `joined` gives the statement's other
+   * data-modifying CTEs (the outbox row), which write only when the person's row was updated (the
+   * CTE named by its `guard` argument). The person as updated, or null when the profile had changed.
+   */
+  async updateProfileIfUnchanged(
+    id: string,
+    expected: Profile,
+    profile: Profile,
+    at: Date,
+    joined: (params: unknown[], guard: string) => string[],
+  ): Promise<PersonEntity | null> {
+    const params: unknown[] = [];
+    const $ = (value: unknown) => `$${params.push(value)}`;
+    const sql = `WITH p AS (
+         UPDATE credentials.persons SET first_name = ${$(profile.firstName)}, last_name = ${$(profile.lastName)},
+                email = ${$(profile.email)}, phone = ${$(profile.phone)}, updated_at = ${$(at)}
+          WHERE id = ${$(id)} AND first_name IS NOT DISTINCT FROM ${$(expected.firstName)}::varchar
+            AND last_name IS NOT DISTINCT FROM ${$(expected.lastName)}::varchar
+            AND email IS NOT DISTINCT FROM ${$(expected.email)}::varchar
+            AND phone IS NOT DISTINCT FROM ${$(expected.phone)}::varchar
+         RETURNING *)${joined(params, 'p')
+           .map((part, i) => `, j${i} AS (${part})`)
+           .join('')}
+       SELECT * FROM p`;
+    const [row] = (await this.db.query(sql, params)) as Array<Record<string, unknown>>;
+    if (!row) return null;
+    const metadata = this.db.getMetadata(PersonEntity);
+    const person = metadata.create() as PersonEntity;
+    // The driver already converted the values (timestamps to Dates).
+    for (const c of metadata.columns) c.setEntityValue(person, row[c.databaseName]);
+    return person;
+  }
+
   async updateProfile(manager: EntityManager, id: string, profile: Profile, at: Date): Promise<void> {
     await this.persons(manager).update({ id }, { ...profile, updatedAt: at });
   }

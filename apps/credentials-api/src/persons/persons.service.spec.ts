@@ -145,6 +145,70 @@ describe('PersonsService', () => {
     });
   });
 
+  describe('update in one statement', () => {
+    const outboxPart = { sql: jest.fn(() => 'outbox insert') };
+
+    beforeEach(() => {
+      unitOfWork.uow.runInOneStatement.mockImplementation(
+        async (_type: unknown, _tenant: unknown, _data: unknown, write: (p: typeof outboxPart) => unknown) =>
+          write(outboxPart) as never,
+      );
+      persons.findByPersonId.mockResolvedValue(aPerson());
+    });
+
+    it('writes the change and its PERSON_UPDATED in one statement, only while the profile is as read', async () => {
+      const stored = aPerson({ lastName: 'King', updatedAt: new Date('2025-11-22T10:00:00Z') });
+      persons.updateProfileIfUnchanged.mockResolvedValue(stored);
+
+      const updated = await sut.update(PRINCIPAL, 'person-1', { lastName: 'King' });
+
+      expect(persons.findByPersonId).toHaveBeenCalledWith('tenant-1', 'person-1');
+      const [id, expected, profile, , joined] = persons.updateProfileIfUnchanged.mock.calls[0];
+      expect([id, expected, profile]).toEqual([
+        'row-1',
+        { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null },
+        { firstName: 'Ada', lastName: 'King', email: 'ada@example.com', phone: null },
+      ]);
+      expect(joined([], 'p')).toEqual(['outbox insert']);
+      expect(unitOfWork.uow.runInOneStatement).toHaveBeenCalledWith(
+        'PERSON_UPDATED',
+        'ACME',
+        [{ personId: 'person-1', changedFields: ['lastName'], person: { personId: 'person-1', ...profile } }],
+        expect.any(Function),
+      );
+      expect(updated).toMatchObject({ lastName: 'King', updatedAt: '2025-11-22T10:00:00.000Z' });
+      expect(unitOfWork.uow.run).not.toHaveBeenCalled();
+    });
+
+    it('changes the profile under the row lock when it changed since it was read', async () => {
+      persons.updateProfileIfUnchanged.mockResolvedValue(null);
+      persons.lockByPersonId.mockResolvedValue(aPerson({ lastName: 'Byron' }));
+
+      const updated = await sut.update(PRINCIPAL, 'person-1', { lastName: 'King' });
+
+      expect(persons.updateProfile).toHaveBeenCalledWith(
+        unitOfWork.tx.manager,
+        'row-1',
+        expect.objectContaining({ lastName: 'King' }),
+        expect.any(Date),
+      );
+      expect(unitOfWork.tx.emit).toHaveBeenCalledTimes(1);
+      expect(updated.lastName).toBe('King');
+    });
+
+    it('leaves a no-op and an unknown person to the locked path', async () => {
+      persons.lockByPersonId.mockResolvedValue(aPerson());
+      await sut.update(PRINCIPAL, 'person-1', { firstName: 'Ada' });
+      persons.findByPersonId.mockResolvedValue(null);
+      persons.lockByPersonId.mockResolvedValue(null);
+      await expect(sut.update(PRINCIPAL, 'nobody', { firstName: 'X' })).rejects.toEqual(
+        problem('person_not_found', 404),
+      );
+      expect(persons.updateProfileIfUnchanged).not.toHaveBeenCalled();
+      expect(unitOfWork.uow.run).toHaveBeenCalledTimes(2);
+    });
+  });
+
   describe('setCredentials', () => {
     const body = { username: 'ada.king', password: 'a brand new passphrase 2' };
 

@@ -88,8 +88,46 @@ export class PersonsService {
     return mapPerson(person);
   }
 
-  /** Changes profile fields; PERSON_UPDATED names what changed, and nothing is emitted when nothing did. */
+  /**
+   * Changes profile fields; PERSON_UPDATED names what changed, and nothing is emitted when nothing
+   * did. An effective change goes as one statement, worked out from the person as read now and
+   * applied only while their profile is still so; otherwise, and for a no-op or an unknown person,
+   * under the row lock.
+   */
   async update(principal: Principal, personId: string, patch: UpdatePersonBody): Promise<PersonResponse> {
+    const read = await this.persons.findByPersonId(principal.tenantId, personId);
+    const updated = read && (await this.updateInOneStatement(principal, read, patch));
+    return updated ? mapPerson(updated) : this.updateLocked(principal, personId, patch);
+  }
+
+  /** The person as updated; null when nothing changes or the profile changed since `read`. */
+  private async updateInOneStatement(
+    principal: Principal,
+    read: PersonEntity,
+    patch: UpdatePersonBody,
+  ): Promise<PersonEntity | null> {
+    const current = profileOf(read);
+    const changedFields = changedProfileFields(current, patch);
+    if (!changedFields.length) return null;
+    const profile = applyProfilePatch(current, patch);
+    const { personId } = read;
+    const updated = await this.uow.runInOneStatement(
+      'PERSON_UPDATED',
+      principal.tenantCode,
+      [{ personId, changedFields, person: { personId, ...profile } }],
+      (outbox) =>
+        this.persons.updateProfileIfUnchanged(read.id, current, profile, new Date(), (params, guard) => [
+          outbox.sql(params, guard),
+        ]),
+    );
+    return updated ?? null;
+  }
+
+  private async updateLocked(
+    principal: Principal,
+    personId: string,
+    patch: UpdatePersonBody,
+  ): Promise<PersonResponse> {
     return this.uow.run(async (tx) => {
       const person = await this.persons.lockByPersonId(tx.manager, principal.tenantId, personId);
       if (!person) throw personNotFound(personId);
