@@ -62,7 +62,16 @@ export class DeliveryService {
   /** `queuedBy`: the trace context the job carries, which the attempt's span continues. */
   async attempt(deliveryId: string, queuedBy?: TraceCarrier): Promise<NextRun> {
     const delivery = await this.deliveries.findForAttempt(deliveryId);
-    if (!delivery || delivery.status !== DeliveryStatus.Pending) return DONE;
+    if (!delivery) return DONE;
+    return this.attemptRead(delivery, queuedBy);
+  }
+
+  /**
+   * The attempt of a delivery read just before with what it needs (the fan-out's statement answers
+   * it for the deliveries it creates); without `queuedBy`, the span continues the current trace.
+   */
+  async attemptRead(delivery: DeliveryForAttempt, queuedBy?: TraceCarrier): Promise<NextRun> {
+    if (delivery.status !== DeliveryStatus.Pending) return DONE;
     if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() - Date.now() > EARLY_TOLERANCE_MS) {
       return { kind: 'run_at', at: delivery.nextAttemptAt };
     }
@@ -86,7 +95,7 @@ export class DeliveryService {
     // Last check before sending, so the slot is taken as close as can be to the request going out.
     // Waiting for a slot is no attempt: the job sleeps until then and the delivery is untouched.
     const pace = await this.pacer.pace(
-      { id: delivery.endpointId, rateLimit: endpoint.rateLimit },
+      { id: delivery.endpointId, rateLimit: endpoint.rateLimit, pausedForMs: delivery.endpointPausedForMs },
       delivery.id,
     );
     if (pace.kind === 'wait') return { kind: 'run_at', at: pace.at };

@@ -60,6 +60,23 @@ describe('WebhookDeliveryRepository: delivery', () => {
       expect(found!.event).toBeInstanceOf(OutboxEventEntity);
     });
 
+    it("answers how much longer the endpoint's pause runs, 0 once it ran out", async () => {
+      const delivery = await rows.delivery(endpoint);
+      const pause = (interval: string) =>
+        db.dataSource.query(
+          `UPDATE notifications.webhook_endpoints SET paused_until = clock_timestamp() + $2::interval WHERE id = $1`,
+          [endpoint.id, interval],
+        );
+
+      await pause('30 seconds');
+      const paused = (await sut.findForAttempt(delivery.id))!.endpointPausedForMs;
+      await pause('-1 second');
+
+      expect(paused).toBeGreaterThan(20_000);
+      expect(paused).toBeLessThanOrEqual(30_000);
+      expect((await sut.findForAttempt(delivery.id))!.endpointPausedForMs).toBe(0);
+    });
+
     it('answers a null event when the outbox row is gone, and undefined for no delivery', async () => {
       const delivery = await rows.delivery(endpoint);
       expect((await sut.findForAttempt(delivery.id))!.event).toBeNull();
@@ -193,7 +210,7 @@ describe('WebhookDeliveryRepository: delivery', () => {
       const third = await rows.delivery(endpoint, { createdAt: at(4) });
       const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
 
-      const page = await sut.pagePending(start, 2);
+      const page = await sut.pagePending(start, 2, at(5));
       expect(page.map((d) => d.id)).toEqual([first.id, second.id]);
       expect(page[1]).toEqual({
         id: second.id,
@@ -201,7 +218,17 @@ describe('WebhookDeliveryRepository: delivery', () => {
         nextAttemptAt: second.nextAttemptAt,
         createdAt: at(3),
       });
-      expect((await sut.pagePending(page[1], 2)).map((d) => d.id)).toEqual([third.id]);
+      expect((await sut.pagePending(page[1], 2, at(5))).map((d) => d.id)).toEqual([third.id]);
+    });
+
+    it('leaves out deliveries created since the given time that were never attempted', async () => {
+      const at = (s: number) => new Date(Date.UTC(2031, 0, 1, 0, 0, s));
+      const old = await rows.delivery(endpoint, { createdAt: at(1) });
+      await rows.delivery(endpoint, { createdAt: at(3) });
+      const retried = await rows.delivery(endpoint, { createdAt: at(4), attemptCount: 1 });
+      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
+
+      expect((await sut.pagePending(start, 10, at(2))).map((d) => d.id)).toEqual([old.id, retried.id]);
     });
   });
 
