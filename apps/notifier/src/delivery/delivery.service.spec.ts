@@ -13,6 +13,7 @@ import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { DeliveryService } from './delivery.service';
 import { EndpointPacer } from './endpoint-pacer';
+import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
 const config = {
@@ -88,7 +89,17 @@ describe('DeliveryService', () => {
     metrics = newNotifierMetricsDouble();
     pacer = newDouble<EndpointPacer>();
     pacer.pace.mockResolvedValue({ kind: 'send' });
-    sut = new DeliveryService(deliveries, endpoints, unitOfWork, sender, secrets, metrics, config, pacer);
+    sut = new DeliveryService(
+      deliveries,
+      endpoints,
+      unitOfWork,
+      sender,
+      secrets,
+      metrics,
+      config,
+      pacer,
+      new SucceededAttemptRecorder(deliveries),
+    );
   });
 
   describe('attempt', () => {

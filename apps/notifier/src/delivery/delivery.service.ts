@@ -25,6 +25,7 @@ import {
   shouldDisableEndpoint,
 } from './domain/retry-policy';
 import { EndpointPacer } from './endpoint-pacer';
+import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
 /**
@@ -55,6 +56,7 @@ export class DeliveryService {
     private readonly metrics: NotifierMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pacer: EndpointPacer,
+    private readonly successes: SucceededAttemptRecorder,
   ) {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -147,7 +149,8 @@ export class DeliveryService {
 
   /**
    * A success is one statement (attempt row, delivery, endpoint health), atomic on its own: it needs
-   * nothing read first. A failure locks the delivery to count its attempts for the retry schedule.
+   * nothing read first, so successes finishing together share one. A failure locks the delivery to
+   * count its attempts for the retry schedule.
    */
   private async record(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt): Promise<NextRun> {
     const now = new Date();
@@ -179,7 +182,7 @@ export class DeliveryService {
   private async recordSuccess(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt, now: Date) {
     const decision: Decision = { kind: 'succeeded' };
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
-    const status = await this.deliveries.recordSucceededAttempt(attempt);
+    const status = await this.successes.record(attempt);
     return { decision, nextAt: dueAgainAt(status, attempt) };
   }
 

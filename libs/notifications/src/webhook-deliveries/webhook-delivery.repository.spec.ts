@@ -84,6 +84,83 @@ describe('WebhookDeliveryRepository: delivery', () => {
     });
   });
 
+  describe('recordSucceededAttempts', () => {
+    const success = (deliveryId: string, finishedAt: Date) =>
+      attempt(deliveryId, {
+        statusCode: 200,
+        outcome: 'SUCCEEDED',
+        error: null,
+        responseExcerpt: null,
+        status: 'SUCCEEDED',
+        nextAttemptAt: null,
+        finishedAt,
+      });
+
+    it('records several successes as one each would, keeping the status of one finished meanwhile', async () => {
+      await db.dataSource.query(
+        `UPDATE notifications.webhook_endpoints SET failing_since = now() WHERE id = $1`,
+        [endpoint.id],
+      );
+      const first = await rows.delivery(endpoint, { cycleAttempts: 1, attemptCount: 1 });
+      const second = await rows.delivery(endpoint);
+      const failed = await rows.delivery(endpoint, { status: 'FAILED', nextAttemptAt: null });
+      const [early, late] = [new Date('2026-03-01T00:00:01Z'), new Date('2026-03-01T00:00:02Z')];
+
+      const statuses = await sut.recordSucceededAttempts([
+        success(first.id, early),
+        success(second.id, late),
+        success(failed.id, late),
+      ]);
+
+      expect(statuses).toEqual(
+        new Map([
+          [first.id, 'SUCCEEDED'],
+          [second.id, 'SUCCEEDED'],
+          [failed.id, 'FAILED'],
+        ]),
+      );
+      expect(await rows.deliveryRow(first.id)).toMatchObject({
+        status: 'SUCCEEDED',
+        attemptCount: 2,
+        cycleAttempts: 2,
+        nextAttemptAt: null,
+        deliveredAt: early,
+        lastStatusCode: 200,
+        lastError: null,
+      });
+      expect(await rows.deliveryRow(failed.id)).toMatchObject({ status: 'FAILED', deliveredAt: null });
+      expect((await sut.listAttempts(first.id)).map((a) => [a.attemptNumber, a.outcome])).toEqual([
+        [2, 'SUCCEEDED'],
+      ]);
+      expect(await sut.listAttempts(failed.id)).toHaveLength(1);
+      expect(await rows.endpointRow(endpoint.id)).toMatchObject({ failingSince: null, lastSuccessAt: late });
+    });
+
+    it('skips a delivery another transaction holds instead of waiting for it', async () => {
+      const held = await rows.delivery(endpoint);
+      const free = await rows.delivery(endpoint);
+      const holder = db.dataSource.createQueryRunner();
+      await holder.connect();
+      try {
+        await holder.startTransaction();
+        await holder.query(`SELECT id FROM notifications.webhook_deliveries WHERE id = $1 FOR UPDATE`, [
+          held.id,
+        ]);
+
+        const statuses = await sut.recordSucceededAttempts([
+          success(held.id, new Date()),
+          success(free.id, new Date()),
+        ]);
+
+        expect([...statuses.keys()]).toEqual([free.id]);
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect(await rows.deliveryRow(held.id)).toMatchObject({ status: 'PENDING', attemptCount: 0 });
+    });
+  });
+
   describe('recordSucceededAttempt', () => {
     it('writes the attempt, finishes the delivery and clears the endpoint failure streak', async () => {
       await rows.endpoint(tenant); // another endpoint stays untouched
