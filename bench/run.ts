@@ -291,10 +291,11 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
   ];
 }
 
-// ------------------------------------------------------------------ events at a fixed rate, and fanned out
+// ------------------------------------------------------------------ events one at a time, at a fixed rate, and fanned out
 
 /**
- * Two runs over the persons of the events scenario, in both systems: person changes offered at
+ * Three runs over the persons of the events scenario, in both systems: person changes sent one at
+ * a time (the next once the previous was answered, one endpoint), changes offered at
  * BENCH_RATE_PERCENT of the baseline's delivery capacity (open loop, one endpoint), and changes
  * delivered to FANOUT_ENDPOINTS endpoints each (closed loop, as the events scenario).
  */
@@ -313,11 +314,13 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
   // As many changes as the offered rate sends in BENCH_SECONDS, within the persons there are.
   const rateIds = (persons ?? []).slice(0, Math.max(1, Math.round(perSecond * settings.seconds)));
   const fanIds = (persons ?? []).slice(0, settings.fanoutEvents);
+  const serialIds = (persons ?? []).slice(0, settings.serialEvents);
   const receiver = await TimingReceiver.start();
   const timeoutMs = settings.eventTimeoutSeconds * 1000;
   const fanPaths = (system: string) =>
     Array.from({ length: FANOUT_ENDPOINTS }, (_, i) => `/${system}-fan-${i}`);
   const runs = {
+    serial: wants('events-serial') && !fanWhyNot,
     rate: wants('events-rate') && !rateWhyNot,
     fan: wants('events-fanout') && !fanWhyNot,
   };
@@ -335,9 +338,17 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
     system: string,
     url: string,
     useEndpoints: (paths: string[]) => Promise<void>,
-  ): Promise<{ rate?: RateRun; fan?: EventRun; whyNot?: string }> => {
-    const out: { rate?: RateRun; fan?: EventRun; whyNot?: string } = {};
+  ): Promise<Measured> => {
+    const out: Measured = {};
     try {
+      if (runs.serial) {
+        await useEndpoints([`/${system}-serial`]);
+        log(`events-serial: ${system}, ${serialIds.length} changes one at a time`);
+        out.serial = await driveEvents({
+          ...drive(url, [`/${system}-serial`], serialIds, 'serial '),
+          connections: 1,
+        });
+      }
       if (runs.rate) {
         await useEndpoints([`/${system}-rate`]);
         log(`events-rate: ${system}, ${rateIds.length} changes at ${perSecond.toFixed(0)}/s`);
@@ -356,16 +367,16 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
       }
     } catch (error) {
       out.whyNot = reason(error);
-      log(`events-rate/fanout: ${system} not measured: ${out.whyNot}`);
+      log(`events-serial/rate/fanout: ${system} not measured: ${out.whyNot}`);
     }
     return out;
   };
 
-  let fincore: Awaited<ReturnType<typeof measure>> = {};
-  let baseline: Awaited<ReturnType<typeof measure>> = {};
-  if (runs.rate || runs.fan) {
+  let fincore: Measured = {};
+  let baseline: Measured = {};
+  if (runs.serial || runs.rate || runs.fan) {
     try {
-      log('events-rate/fanout: starting credentials-api, notification-api, notifier');
+      log('events-serial/rate/fanout: starting credentials-api, notification-api, notifier');
       const apps = await Promise.all([
         systems.startFincore('credentials-api'),
         systems.startFincore('notification-api'),
@@ -411,7 +422,7 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
       for (const p of apps) await systems.stop(p);
     } catch (error) {
       fincore.whyNot ??= reason(error);
-      log(`events-rate/fanout: fincore not measured: ${fincore.whyNot}`);
+      log(`events-serial/rate/fanout: fincore not measured: ${fincore.whyNot}`);
     }
     let worker: BenchProcess | undefined;
     baseline = await measure('baseline', ctx.baselineApi.url, async (paths) => {
@@ -433,6 +444,27 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
             (run.duplicates ? `, ${run.duplicates} duplicate webhooks` : ''),
         ]
       : [];
+  if (wants('events-serial')) {
+    const scenario = 'events-serial';
+    const whyNot = fanWhyNot ?? fincore.whyNot;
+    const row = (name: string, f?: number, b?: number, notes?: string[]): Metric => ({
+      scenario,
+      name,
+      unit: 'ms',
+      higherIsBetter: false,
+      fincore: f ?? null,
+      baseline: b ?? null,
+      notMeasured: whyNot,
+      notes,
+    });
+    metrics.push(
+      row('one at a time: API response -> webhook p50', fincore.serial?.p50Ms, baseline.serial?.p50Ms, [
+        ...runNote('fincore', fincore.serial),
+        ...runNote('baseline', baseline.serial),
+      ]),
+      row('one at a time: API response -> webhook p99', fincore.serial?.p99Ms, baseline.serial?.p99Ms),
+    );
+  }
   if (wants('events-rate')) {
     const scenario = 'events-rate';
     const whyNot = rateWhyNot ?? fincore.whyNot;
@@ -485,6 +517,13 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
     });
   }
   return metrics;
+}
+
+interface Measured {
+  serial?: EventRun;
+  rate?: RateRun;
+  fan?: EventRun;
+  whyNot?: string;
 }
 
 // ------------------------------------------------------------------ card settings and fee quotes
@@ -631,7 +670,7 @@ async function main(): Promise<void> {
     const baselineApi = await systems.startBaselineApi();
     const ctx: Context = { settings, world, systems, tenant, baselineApi };
     if (wants('events')) metrics.push(...(await eventsScenario(ctx)));
-    if (wants('events-rate') || wants('events-fanout'))
+    if (wants('events-serial') || wants('events-rate') || wants('events-fanout'))
       metrics.push(...(await eventLoadScenarios(ctx, wants)));
     if (wants('fairness')) metrics.push(...(await fairnessScenario(ctx)));
     if (wants('settings') || wants('fees')) metrics.push(...(await cardScenarios(ctx, wants)));

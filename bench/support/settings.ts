@@ -29,6 +29,8 @@ export interface BenchSettings {
   eventConnections: number;
   /** Person changes of the fan-out scenario (each delivered to 10 endpoints). */
   fanoutEvents: number;
+  /** Person changes sent one at a time in the events-serial scenario. */
+  serialEvents: number;
   /** Share of the baseline's delivery capacity offered in the fixed-rate scenario. */
   ratePercent: number;
   /** Longest wait for the webhooks of the events scenario, in seconds. */
@@ -58,6 +60,7 @@ export function loadBenchSettings(): BenchSettings {
     events: intFrom('BENCH_EVENTS', 2000),
     eventConnections: intFrom('BENCH_EVENT_CONNECTIONS', 10),
     fanoutEvents: intFrom('BENCH_FANOUT_EVENTS', 200),
+    serialEvents: intFrom('BENCH_SERIAL_EVENTS', 200),
     ratePercent: intFrom('BENCH_RATE_PERCENT', 70),
     eventTimeoutSeconds: intFrom('BENCH_EVENT_TIMEOUT_SECONDS', 60),
     fairnessBacklog: intFrom('BENCH_FAIRNESS_BACKLOG', 5000),
