@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { ChannelCode } from '../channels';
 import { updatedRows } from '../sql-results';
 import { EndpointOrdering, type DeliveryStatus } from '../statuses';
@@ -119,7 +121,9 @@ export class WebhookDeliveryRepository {
     now: Date,
     claim: 'locked' | 'alone',
   ): Promise<CreatedDelivery[] | undefined> {
-    const rows: Array<DeliveryForAttemptRow & { id: string | null }> = await manager.query(
+    const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
+      manager,
+      `fincore_fan_out_${claim}`,
       `WITH event AS (
          UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
          ${
@@ -194,7 +198,9 @@ export class WebhookDeliveryRepository {
 
   /** The delivery, its endpoint and its outbox event in one read, without locks. */
   async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
-    const [row]: DeliveryForAttemptRow[] = await this.db.query(
+    const [row] = await this.run<DeliveryForAttemptRow>(
+      this.db.manager,
+      'fincore_delivery_for_attempt',
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
               d.subject_type, d.subject_id, d.sequence, ${ENDPOINT_FOR_ATTEMPT},
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
@@ -228,7 +234,9 @@ export class WebhookDeliveryRepository {
    * records the others one by one.
    */
   async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
-    const rows: Array<{ id: string; status: DeliveryStatus }> = await this.db.query(
+    const rows = await this.run<{ id: string; status: DeliveryStatus }>(
+      this.db.manager,
+      'fincore_record_successes',
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
            AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
@@ -401,6 +409,17 @@ export class WebhookDeliveryRepository {
     return row;
   }
 
+  /**
+   * The statements of every webhook's way (fan-out, attempt read, success) are long: run outside a
+   * transaction, each is a named prepared statement, so a pooled connection parses and plans it
+   * once rather than on every run. Inside the caller's transaction, an ordinary query.
+   */
+  private run<T>(manager: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
+    if (manager !== this.db.manager) return manager.query(sql, params);
+    const pool = (this.db.driver as PostgresDriver).master as Pool;
+    return pool.query({ name, text: sql, values: params }).then((result) => result.rows as T[]);
+  }
+
   private async failPending(
     manager: EntityManager,
     column: 'id' | 'endpoint_id',
@@ -421,7 +440,9 @@ export class WebhookDeliveryRepository {
    * deliveries to one endpoint do not queue behind its row lock. Answers the delivery's status after.
    */
   private async recordAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    const [written]: Array<{ status: DeliveryStatus }> = await manager.query(
+    const [written] = await this.run<{ status: DeliveryStatus }>(
+      manager,
+      'fincore_record_attempt',
       `WITH delivery AS (
          UPDATE notifications.webhook_deliveries
             SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,
