@@ -5,6 +5,7 @@ import { secretBoxProvider } from '@fincore/webhooks';
 import { DeliveryReconciler } from './delivery/delivery-reconciler';
 import { DeliveryService } from './delivery/delivery.service';
 import { EndpointPacer } from './delivery/endpoint-pacer';
+import { SucceededAttemptRecorder } from './delivery/succeeded-attempt-recorder';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookSender } from './delivery/webhook-sender';
 import { DomainEventProcessor } from './fan-out/domain-event.processor';
@@ -24,6 +25,7 @@ import { RetentionJanitor } from './retention/retention-janitor';
     DomainEventProcessor,
     DeliveryService,
     EndpointPacer,
+    SucceededAttemptRecorder,
     WebhookSender,
     WebhookDeliveryProcessor,
     DeliveryReconciler,

@@ -24,7 +24,12 @@ describe('DeliveryReconciler', () => {
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     const priority = newDouble<TenantPriority>();
     priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 3])));
-    sut = new DeliveryReconciler(deliveries, queue, { RECONCILE_INTERVAL_MS: 1000 } as AppConfig, priority);
+    sut = new DeliveryReconciler(
+      deliveries,
+      queue,
+      { RECONCILE_INTERVAL_MS: 1000, WEBHOOK_TIMEOUT_MS: 3000 } as AppConfig,
+      priority,
+    );
   });
 
   describe('reconcile', () => {
@@ -34,6 +39,7 @@ describe('DeliveryReconciler', () => {
         id === 'd0' ? ({ getState: async () => 'waiting' } as never) : undefined,
       );
 
+      const before = Date.now();
       expect(await sut.reconcile()).toBe(501);
       expect(queue.add).toHaveBeenCalledWith(
         'deliver',
@@ -45,7 +51,12 @@ describe('DeliveryReconciler', () => {
       expect(deliveries.pagePending.mock.calls[0]).toEqual([
         { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' },
         500,
+        expect.any(Date),
       ]);
+      // A delivery never attempted is left to its first attempt for twice the attempt timeout.
+      const firstAttemptsSince = deliveries.pagePending.mock.calls[0][2].getTime();
+      expect(firstAttemptsSince).toBeGreaterThanOrEqual(before - 6000);
+      expect(firstAttemptsSince).toBeLessThanOrEqual(Date.now() - 6000);
       expect(deliveries.pagePending.mock.calls[1][0]).toEqual({
         createdAt: pending(1, 499)[0].createdAt,
         id: 'd499',

@@ -14,8 +14,10 @@ const BATCH = 500;
 
 /**
  * PostgreSQL is the truth, Redis is not. Every pending delivery whose job is gone (Redis flushed
- * or restarted empty, an enqueue that failed after commit) gets its job back, due at the time the
- * row says. Idempotent, so every replica may run it.
+ * or restarted empty, an enqueue that failed after commit, a first attempt cut short by a crash)
+ * gets its job back, due at the time the row says. A delivery never attempted is left alone for
+ * twice the attempt timeout after its creation: the fan-out's first attempt, which has no job, may
+ * still be under way. Idempotent, so every replica may run it.
  */
 @Injectable()
 export class DeliveryReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -48,8 +50,9 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   async reconcile(): Promise<number> {
     let restored = 0;
     let after: DeliveryPosition = { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' };
+    const firstAttemptsSince = new Date(Date.now() - 2 * this.config.WEBHOOK_TIMEOUT_MS);
     for (;;) {
-      const page = await this.deliveries.pagePending(after, BATCH);
+      const page = await this.deliveries.pagePending(after, BATCH, firstAttemptsSince);
       if (!page.length) break;
       const priorities = await this.priority.ofAll(page.map((d) => d.tenantId));
       restored += await enqueueWebhookDeliveries(

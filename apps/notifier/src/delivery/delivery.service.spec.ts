@@ -13,6 +13,7 @@ import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { DeliveryService } from './delivery.service';
 import { EndpointPacer } from './endpoint-pacer';
+import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
 const config = {
@@ -55,6 +56,7 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
     correlationId: null,
     data: { personId: 'p1' },
   }),
+  endpointPausedForMs: 0,
   ...overrides,
 });
 const chain = { endpointId: 'endpoint-1', subjectType: 'person', subjectId: 'p1', sequence: 4 };
@@ -87,7 +89,17 @@ describe('DeliveryService', () => {
     metrics = newNotifierMetricsDouble();
     pacer = newDouble<EndpointPacer>();
     pacer.pace.mockResolvedValue({ kind: 'send' });
-    sut = new DeliveryService(deliveries, endpoints, unitOfWork, sender, secrets, metrics, config, pacer);
+    sut = new DeliveryService(
+      deliveries,
+      endpoints,
+      unitOfWork,
+      sender,
+      secrets,
+      metrics,
+      config,
+      pacer,
+      new SucceededAttemptRecorder(deliveries),
+    );
   });
 
   describe('attempt', () => {
@@ -99,6 +111,19 @@ describe('DeliveryService', () => {
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
       expect(sender.send).not.toHaveBeenCalled();
+    });
+
+    it('attempts a delivery its caller read already without reading it again', async () => {
+      sender.send.mockResolvedValue(response(200));
+      deliveries.recordSucceededAttempt.mockResolvedValue('SUCCEEDED');
+
+      expect(await sut.attemptRead(delivery())).toEqual({ kind: 'done' });
+
+      expect(deliveries.findForAttempt).not.toHaveBeenCalled();
+      expect(sender.send).toHaveBeenCalledTimes(1);
+      expect(deliveries.recordSucceededAttempt).toHaveBeenCalledWith(
+        expect.objectContaining({ deliveryId: 'delivery-1', status: 'SUCCEEDED' }),
+      );
     });
 
     it('waits for a delivery that is not due yet', async () => {
@@ -180,13 +205,16 @@ describe('DeliveryService', () => {
     it('waits for the endpoint slot the pacer gives, without sending or recording an attempt', async () => {
       const slot = new Date(Date.now() + 400);
       deliveries.findForAttempt.mockResolvedValue(
-        delivery({ endpoint: { ...delivery().endpoint, rateLimit: 2 } }),
+        delivery({ endpoint: { ...delivery().endpoint, rateLimit: 2 }, endpointPausedForMs: 300 }),
       );
       pacer.pace.mockResolvedValue({ kind: 'wait', at: slot });
 
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'run_at', at: slot });
 
-      expect(pacer.pace).toHaveBeenCalledWith({ id: 'endpoint-1', rateLimit: 2 }, 'delivery-1');
+      expect(pacer.pace).toHaveBeenCalledWith(
+        { id: 'endpoint-1', rateLimit: 2, pausedForMs: 300 },
+        'delivery-1',
+      );
       expect(sender.send).not.toHaveBeenCalled();
       expect(deliveries.recordFailedAttempt).not.toHaveBeenCalled();
     });

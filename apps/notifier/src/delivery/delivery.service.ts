@@ -25,6 +25,7 @@ import {
   shouldDisableEndpoint,
 } from './domain/retry-policy';
 import { EndpointPacer } from './endpoint-pacer';
+import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
 /**
@@ -55,6 +56,7 @@ export class DeliveryService {
     private readonly metrics: NotifierMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pacer: EndpointPacer,
+    private readonly successes: SucceededAttemptRecorder,
   ) {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -62,7 +64,16 @@ export class DeliveryService {
   /** `queuedBy`: the trace context the job carries, which the attempt's span continues. */
   async attempt(deliveryId: string, queuedBy?: TraceCarrier): Promise<NextRun> {
     const delivery = await this.deliveries.findForAttempt(deliveryId);
-    if (!delivery || delivery.status !== DeliveryStatus.Pending) return DONE;
+    if (!delivery) return DONE;
+    return this.attemptRead(delivery, queuedBy);
+  }
+
+  /**
+   * The attempt of a delivery read just before with what it needs (the fan-out's statement answers
+   * it for the deliveries it creates); without `queuedBy`, the span continues the current trace.
+   */
+  async attemptRead(delivery: DeliveryForAttempt, queuedBy?: TraceCarrier): Promise<NextRun> {
+    if (delivery.status !== DeliveryStatus.Pending) return DONE;
     if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() - Date.now() > EARLY_TOLERANCE_MS) {
       return { kind: 'run_at', at: delivery.nextAttemptAt };
     }
@@ -86,7 +97,7 @@ export class DeliveryService {
     // Last check before sending, so the slot is taken as close as can be to the request going out.
     // Waiting for a slot is no attempt: the job sleeps until then and the delivery is untouched.
     const pace = await this.pacer.pace(
-      { id: delivery.endpointId, rateLimit: endpoint.rateLimit },
+      { id: delivery.endpointId, rateLimit: endpoint.rateLimit, pausedForMs: delivery.endpointPausedForMs },
       delivery.id,
     );
     if (pace.kind === 'wait') return { kind: 'run_at', at: pace.at };
@@ -138,7 +149,8 @@ export class DeliveryService {
 
   /**
    * A success is one statement (attempt row, delivery, endpoint health), atomic on its own: it needs
-   * nothing read first. A failure locks the delivery to count its attempts for the retry schedule.
+   * nothing read first, so successes finishing together share one. A failure locks the delivery to
+   * count its attempts for the retry schedule.
    */
   private async record(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt): Promise<NextRun> {
     const now = new Date();
@@ -170,7 +182,7 @@ export class DeliveryService {
   private async recordSuccess(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt, now: Date) {
     const decision: Decision = { kind: 'succeeded' };
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
-    const status = await this.deliveries.recordSucceededAttempt(attempt);
+    const status = await this.successes.record(attempt);
     return { decision, nextAt: dueAgainAt(status, attempt) };
   }
 

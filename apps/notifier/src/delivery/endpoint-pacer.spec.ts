@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
-import { EndpointPacingState } from '@fincore/notifications';
+import { EndpointPacingState, WebhookEndpointRepository } from '@fincore/notifications';
 import { loadConfig } from '@fincore/platform';
+import { newDouble } from '../../../../test/support/doubles';
 import { EndpointPacer } from './endpoint-pacer';
 
 /** Against the real Redis on localhost, under a prefix of its own; every key the pacer writes expires. */
@@ -10,16 +11,22 @@ describe('EndpointPacer', () => {
   const config = loadConfig({ ...process.env, QUEUE_PREFIX: `pacer-spec-${randomUUID()}` });
   let redis: Redis;
   let state: EndpointPacingState;
+  let endpoints: jest.Mocked<WebhookEndpointRepository>;
   let sut: EndpointPacer;
 
   beforeAll(() => {
     redis = new Redis(config.REDIS_URL);
-    state = new EndpointPacingState(redis, config);
-    sut = new EndpointPacer(redis, state);
+    endpoints = newDouble<WebhookEndpointRepository>();
+    state = new EndpointPacingState(redis, config, endpoints);
+    sut = new EndpointPacer(redis, state, endpoints);
   });
   afterAll(() => redis.quit());
 
-  const limited = (rateLimit: number | null) => ({ id: randomUUID(), rateLimit });
+  const limited = (rateLimit: number | null, pausedForMs = 0) => ({
+    id: randomUUID(),
+    rateLimit,
+    pausedForMs,
+  });
   /** The slot a waiting delivery holds, on Redis's clock: free of the jitter of local time. */
   const reservation = async (endpointId: string, deliveryId: string) =>
     Number(await redis.get(state.key(endpointId, 'reserved', deliveryId)));
@@ -28,9 +35,25 @@ describe('EndpointPacer', () => {
     return decision.at.getTime();
   };
 
-  it('lets every delivery through to an endpoint without a limit', async () => {
+  it('lets every delivery through to an endpoint without a limit, asking Redis nothing', async () => {
     const endpoint = limited(null);
+    await sut.pause(endpoint.id, 60_000);
     for (let i = 0; i < 5; i++) expect(await sut.pace(endpoint, randomUUID())).toEqual({ kind: 'send' });
+  });
+
+  it('holds an endpoint back for the pause its attempt read from its row, limited or not', async () => {
+    for (const endpoint of [limited(null, 5_000), limited(1, 5_000)]) {
+      const before = Date.now();
+      const at = waitAt(await sut.pace(endpoint, randomUUID()));
+      expect(at).toBeGreaterThanOrEqual(before + 5_000);
+      expect(await redis.get(state.key(endpoint.id, 'last'))).toBeNull();
+    }
+  });
+
+  it('keeps the pause on the endpoint row too, where attempts read it', async () => {
+    const endpoint = limited(null);
+    await sut.pause(endpoint.id, 1_500.4);
+    expect(endpoints.pauseFor).toHaveBeenCalledWith(endpoint.id, 1_500.4);
   });
 
   it('gives each waiting delivery its own slot, one interval apart, and keeps it when asked again', async () => {
@@ -69,10 +92,10 @@ describe('EndpointPacer', () => {
     expect(await reservation(endpoint.id, newcomer)).toBeGreaterThan(lastReserved);
   });
 
-  it('holds back only the paused endpoint, limited or not, and sends the reserved after the pause', async () => {
-    const paused = limited(null);
+  it('holds back only the paused limited endpoint, and sends the reserved after the pause', async () => {
+    const paused = limited(3);
     const pacedAndPaused = limited(1);
-    const other = limited(null);
+    const other = limited(3);
     const reserved = randomUUID();
     expect(await sut.pace(pacedAndPaused, randomUUID())).toEqual({ kind: 'send' });
     const reservedAt = waitAt(await sut.pace(pacedAndPaused, reserved));
@@ -94,5 +117,6 @@ describe('EndpointPacer', () => {
     await state.reset(endpoint.id);
 
     expect(await sut.pace(endpoint, randomUUID())).toEqual({ kind: 'send' });
+    expect(endpoints.liftPause).toHaveBeenCalledWith(endpoint.id);
   });
 });

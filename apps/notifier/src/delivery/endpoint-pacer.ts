@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EndpointPacingState } from '@fincore/notifications';
+import { EndpointPacingState, WebhookEndpointRepository } from '@fincore/notifications';
 import { REDIS, RedisClient, redisScript } from '@fincore/platform';
 import { PaceDecision, paceDecision, slotIntervalMs } from './domain/endpoint-pacing';
 
@@ -55,7 +55,18 @@ return pausedUntil`;
 /** A worker busy for this long past a reservation's time still finds it. */
 const RESERVATION_KEPT_MS = 60_000;
 
-/** The per-endpoint delivery rate limit and Retry-After pause, shared by every notifier replica. */
+/** What pacing needs of an endpoint, as its attempt read it: the limit and the pause left (ms, 0: none). */
+export interface PacedEndpoint {
+  id: string;
+  rateLimit: number | null;
+  pausedForMs: number;
+}
+
+/**
+ * The per-endpoint delivery rate limit and Retry-After pause, shared by every notifier replica. The
+ * pause is kept on the endpoint row too, which every attempt reads anyway: an endpoint without a
+ * limit is paced from it alone, with no round trip to Redis.
+ */
 @Injectable()
 export class EndpointPacer {
   private readonly paceScript: (...keysThenArgs: Array<string | number>) => Promise<[number, number]>;
@@ -64,13 +75,16 @@ export class EndpointPacer {
   constructor(
     @Inject(REDIS) redis: RedisClient,
     private readonly state: EndpointPacingState,
+    private readonly endpoints: WebhookEndpointRepository,
   ) {
     this.paceScript = redisScript(redis, 'fincoreEndpointPace', 4, PACE);
     this.pauseScript = redisScript(redis, 'fincoreEndpointPause', 1, PAUSE);
   }
 
-  /** Send now, or wait for the slot this delivery now holds. */
-  async pace(endpoint: { id: string; rateLimit: number | null }, deliveryId: string): Promise<PaceDecision> {
+  /** Send now, or wait for the end of the pause, or for the slot this delivery now holds. */
+  async pace(endpoint: PacedEndpoint, deliveryId: string): Promise<PaceDecision> {
+    if (endpoint.pausedForMs > 0) return paceDecision(endpoint.pausedForMs, 0, Date.now());
+    if (endpoint.rateLimit === null) return { kind: 'send' };
     const [slot, redisNow] = await this.paceScript(
       this.state.key(endpoint.id, 'next'),
       this.state.key(endpoint.id, 'last'),
@@ -84,6 +98,9 @@ export class EndpointPacer {
 
   /** Holds every delivery to the endpoint back for `pauseMs`; deliveries to other endpoints go on. */
   async pause(endpointId: string, pauseMs: number): Promise<void> {
-    await this.pauseScript(this.state.key(endpointId, 'paused'), Math.ceil(pauseMs));
+    await Promise.all([
+      this.pauseScript(this.state.key(endpointId, 'paused'), Math.ceil(pauseMs)),
+      this.endpoints.pauseFor(endpointId, pauseMs),
+    ]);
   }
 }

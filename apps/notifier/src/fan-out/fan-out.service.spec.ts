@@ -1,7 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
-import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryRepository } from '@fincore/notifications';
+import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
+import { DeliveryService } from '../delivery/delivery.service';
 import { TenantPriority } from '../fairness/tenant-priority';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { FanOutService } from './fan-out.service';
@@ -10,41 +12,114 @@ describe('FanOutService', () => {
   let deliveries: jest.Mocked<WebhookDeliveryRepository>;
   let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
+  let delivery: jest.Mocked<DeliveryService>;
   let sut: FanOutService;
+
+  const newSut = (concurrency: number) => {
+    const priority = newDouble<TenantPriority>();
+    priority.of.mockResolvedValue(2);
+    priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 2])));
+    return new FanOutService(deliveries, queue, metrics, priority, delivery, {
+      WEBHOOK_CONCURRENCY: concurrency,
+    } as AppConfig);
+  };
+  const created = (id: string): CreatedDelivery => ({
+    id,
+    tenantId: 't1',
+    nextAttemptAt: new Date(),
+    notificationTypeCode: 'PERSON_UPDATED',
+    forAttempt: { id } as DeliveryForAttempt,
+  });
 
   beforeEach(() => {
     deliveries = newDouble<WebhookDeliveryRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     metrics = newNotifierMetricsDouble();
-    const priority = newDouble<TenantPriority>();
-    priority.of.mockResolvedValue(2);
-    priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 2])));
-    sut = new FanOutService(deliveries, queue, metrics, priority);
+    delivery = newDouble<DeliveryService>();
+    delivery.attemptRead.mockResolvedValue({ kind: 'done' });
+    queue.getJob.mockResolvedValue(undefined);
+    sut = newSut(2);
   });
 
   describe('handle', () => {
-    it("adds one job per delivery it created, in one bulk add, at its tenant's priority", async () => {
-      const now = new Date();
-      deliveries.claimEventAndCreateDeliveries.mockResolvedValue([
-        { id: 'd1', tenantId: 't1', nextAttemptAt: now, notificationTypeCode: 'PERSON_UPDATED' },
-        { id: 'd2', tenantId: 't1', nextAttemptAt: now, notificationTypeCode: 'PERSON_UPDATED' },
-      ]);
+    it('attempts the deliveries it created at once, from what the fan-out read, without jobs', async () => {
+      deliveries.claimEventAndCreateDeliveries.mockResolvedValue([created('d1'), created('d2')]);
 
       expect(await sut.handle('event-1')).toBe(2);
+      await sut.beforeApplicationShutdown();
 
       expect(deliveries.claimEventAndCreateDeliveries).toHaveBeenCalledWith('event-1', expect.any(Date));
-      expect(queue.addBulk).toHaveBeenCalledTimes(1);
-      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.jobId)).toEqual(['d1', 'd2']);
-      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.priority)).toEqual([2, 2]);
+      expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual(['d1', 'd2']);
+      expect(queue.addBulk).not.toHaveBeenCalled();
+      expect(queue.add).not.toHaveBeenCalled();
       expect(metrics.fannedOut.inc).toHaveBeenCalledWith({ type: 'PERSON_UPDATED' }, 2);
       expect(deliveries.findPendingForEvent).not.toHaveBeenCalled();
+    });
+
+    it("queues in one bulk add, at its tenant's priority, the deliveries beyond the first attempts under way", async () => {
+      let finish!: () => void;
+      delivery.attemptRead.mockReturnValueOnce(
+        new Promise((resolve) => (finish = () => resolve({ kind: 'done' }))),
+      );
+      deliveries.claimEventAndCreateDeliveries
+        .mockResolvedValueOnce([created('d1')])
+        .mockResolvedValueOnce([created('d2'), created('d3'), created('d4')]);
+
+      await sut.handle('event-1');
+      expect(await sut.handle('event-2')).toBe(3);
+      finish();
+      await sut.beforeApplicationShutdown();
+
+      expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual(['d1', 'd2']);
+      expect(queue.addBulk).toHaveBeenCalledTimes(1);
+      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.jobId)).toEqual(['d3', 'd4']);
+      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.priority)).toEqual([2, 2]);
+    });
+
+    it('queues a first attempt that must wait at its time, and one that failed unrecorded at once', async () => {
+      const at = new Date(Date.now() + 60_000);
+      delivery.attemptRead
+        .mockResolvedValueOnce({ kind: 'run_at', at })
+        .mockRejectedValueOnce(new Error('database away'));
+      deliveries.claimEventAndCreateDeliveries.mockResolvedValue([created('d1'), created('d2')]);
+
+      await sut.handle('event-1');
+      await sut.beforeApplicationShutdown();
+
+      const added = new Map(queue.add.mock.calls.map(([, data, opts]) => [data.deliveryId, opts!]));
+      expect(added.get('d1')).toEqual(expect.objectContaining({ jobId: 'd1', priority: 2 }));
+      expect(added.get('d1')!.delay).toBeGreaterThan(50_000);
+      expect(added.get('d2')).toEqual(expect.objectContaining({ jobId: 'd2', delay: 0, priority: 2 }));
+    });
+
+    it('wakes the next delivery of the chain a first attempt finished', async () => {
+      delivery.attemptRead.mockResolvedValue({ kind: 'done', wake: { id: 'd9', nextAttemptAt: null } });
+      deliveries.claimEventAndCreateDeliveries.mockResolvedValue([created('d1')]);
+
+      await sut.handle('event-1');
+      await sut.beforeApplicationShutdown();
+
+      expect(queue.add).toHaveBeenCalledWith(
+        'deliver',
+        { deliveryId: 'd9' },
+        expect.objectContaining({ jobId: 'd9', delay: 0 }),
+      );
+    });
+
+    it('queues every delivery once the app is closing', async () => {
+      await sut.beforeApplicationShutdown();
+      deliveries.claimEventAndCreateDeliveries.mockResolvedValue([created('d1')]);
+
+      await sut.handle('event-1');
+
+      expect(delivery.attemptRead).not.toHaveBeenCalled();
+      expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.jobId)).toEqual(['d1']);
     });
 
     it('enqueues the pending deliveries of an event seen before, at their due time', async () => {
       const due = new Date(Date.now() + 60_000);
       deliveries.claimEventAndCreateDeliveries.mockResolvedValue([]);
       deliveries.findPendingForEvent.mockResolvedValue([{ id: 'd1', tenantId: 't1', nextAttemptAt: due }]);
-      queue.getJob.mockResolvedValue(undefined);
 
       expect(await sut.handle('event-1')).toBe(1);
 

@@ -1,34 +1,47 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { QueueName, WebhookDeliveryJob } from '@fincore/events';
 import {
   addNewWebhookDeliveries,
+  CreatedDelivery,
   enqueueWebhookDeliveries,
   WebhookDeliveryRepository,
 } from '@fincore/notifications';
+import { APP_CONFIG, AppConfig, TraceCarrier, traceCarrier } from '@fincore/platform';
+import { DeliveryService } from '../delivery/delivery.service';
 import { TenantPriority } from '../fairness/tenant-priority';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 
 /**
  * For one domain event, one delivery per active endpoint of the tenant that wants the type, if
  * the tenant enabled the type over WEBHOOK before the event occurred; earlier events of its
- * subject not fanned out yet go first. Jobs get their tenant's priority (its backlog). Creating deliveries and
- * marking the event processed commit together; enqueueing follows, and is repeated for an event
- * seen again, so a crash in between loses nothing.
+ * subject not fanned out yet go first. Creating deliveries and marking the event processed commit
+ * together. Then each delivery's first attempt starts at once, from what the fan-out's statement
+ * answered, while fewer than WEBHOOK_CONCURRENCY first attempts are under way; the others get a job
+ * at their tenant's priority (its backlog), as do first attempts that must wait or retry. A crash
+ * mid-attempt leaves the delivery pending without a job: the delivery reconciler gives it one. An
+ * event seen again has its pending deliveries enqueued, so a crash before enqueueing loses nothing.
  */
 @Injectable()
-export class FanOutService {
+export class FanOutService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(FanOutService.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inlineLimit: number;
+  private closing = false;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     private readonly metrics: NotifierMetrics,
     private readonly priority: TenantPriority,
-  ) {}
+    private readonly delivery: DeliveryService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.inlineLimit = config.WEBHOOK_CONCURRENCY;
+  }
 
-  /** Answers how many deliveries it queued. */
+  /** Answers how many deliveries it created or queued. */
   async handle(eventId: string): Promise<number> {
     const created = await this.deliveries.claimEventAndCreateDeliveries(eventId, new Date());
     if (created.length) {
@@ -37,10 +50,16 @@ export class FanOutService {
         perType.set(d.notificationTypeCode, (perType.get(d.notificationTypeCode) ?? 0) + 1);
       for (const [type, n] of perType) this.metrics.fannedOut.inc({ type }, n);
       const priority = await this.priority.of(created[0].tenantId);
-      await addNewWebhookDeliveries(
-        this.queue,
-        created.map((d) => ({ deliveryId: d.id, priority })),
-      );
+      const free = this.closing ? 0 : Math.max(0, this.inlineLimit - this.inFlight.size);
+      const queued = created.slice(free);
+      // Jobs first: should adding them fail, this job is retried before any attempt has started.
+      if (queued.length)
+        await addNewWebhookDeliveries(
+          this.queue,
+          queued.map((d) => ({ deliveryId: d.id, priority })),
+        );
+      const trace = traceCarrier();
+      for (const d of created.slice(0, free)) this.attemptFirst(d, priority, trace);
       return created.length;
     }
     // Nothing created: nobody subscribes, or the event was seen before (its enqueueing may not have happened).
@@ -59,5 +78,44 @@ export class FanOutService {
       })),
     );
     return pending.length;
+  }
+
+  /** First attempts under way finish (and record) before the app closes; no new one starts. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.inFlight);
+  }
+
+  /** Not awaited by the fan-out job: a slow receiver holds up neither it nor other tenants' events. */
+  private attemptFirst(created: CreatedDelivery, priority: number, trace: TraceCarrier | undefined): void {
+    const run = this.attemptAndFollowUp(created, priority, trace).finally(() => this.inFlight.delete(run));
+    this.inFlight.add(run);
+  }
+
+  private async attemptAndFollowUp(
+    created: CreatedDelivery,
+    priority: number,
+    trace: TraceCarrier | undefined,
+  ): Promise<void> {
+    let next;
+    try {
+      next = await this.delivery.attemptRead(created.forAttempt, trace);
+    } catch (error) {
+      // Not recorded (the database away, say): its job tries again with the queue's backoff.
+      this.logger.warn(`First attempt of delivery ${created.id} failed: ${(error as Error).message}`);
+      next = { kind: 'run_at' as const, at: new Date() };
+    }
+    // A job lost here (Redis away, a crash) is the delivery reconciler's to give back.
+    if (next.kind === 'run_at') {
+      await enqueueWebhookDeliveries(this.queue, [
+        { deliveryId: created.id, runAt: next.at, priority },
+      ]).catch((error: Error) =>
+        this.logger.warn(`Could not queue delivery ${created.id}: ${error.message}`),
+      );
+    } else if (next.wake) {
+      await enqueueWebhookDeliveries(this.queue, [
+        { deliveryId: next.wake.id, runAt: next.wake.nextAttemptAt, priority },
+      ]).catch(() => undefined);
+    }
   }
 }

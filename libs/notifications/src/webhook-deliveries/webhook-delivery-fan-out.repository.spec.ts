@@ -44,6 +44,24 @@ describe('WebhookDeliveryRepository: fan-out', () => {
       expect(await processedAt(eventId)).not.toBeNull();
     });
 
+    it('answers with each delivery what its first attempt needs: endpoint, event and pause left', async () => {
+      await rows.enable(tenant);
+      const endpoint = await rows.endpoint(tenant, { rateLimit: 5 });
+      const eventId = await rows.event(tenant);
+      const [created] = await sut.claimEventAndCreateDeliveries(eventId, new Date());
+
+      expect(created.forAttempt).toEqual(await sut.findForAttempt(created.id));
+      expect(created.forAttempt).toMatchObject({
+        id: created.id,
+        endpointId: endpoint.id,
+        eventId,
+        status: 'PENDING',
+        endpointPausedForMs: 0,
+        endpoint: { url: endpoint.url, rateLimit: 5, secretSealed: endpoint.secretSealed },
+        event: { id: eventId, type: 'PERSON_UPDATED' },
+      });
+    });
+
     it('creates nothing the second time: the event is claimed once', async () => {
       await rows.enable(tenant);
       await rows.endpoint(tenant);

@@ -60,10 +60,104 @@ describe('WebhookDeliveryRepository: delivery', () => {
       expect(found!.event).toBeInstanceOf(OutboxEventEntity);
     });
 
+    it("answers how much longer the endpoint's pause runs, 0 once it ran out", async () => {
+      const delivery = await rows.delivery(endpoint);
+      const pause = (interval: string) =>
+        db.dataSource.query(
+          `UPDATE notifications.webhook_endpoints SET paused_until = clock_timestamp() + $2::interval WHERE id = $1`,
+          [endpoint.id, interval],
+        );
+
+      await pause('30 seconds');
+      const paused = (await sut.findForAttempt(delivery.id))!.endpointPausedForMs;
+      await pause('-1 second');
+
+      expect(paused).toBeGreaterThan(20_000);
+      expect(paused).toBeLessThanOrEqual(30_000);
+      expect((await sut.findForAttempt(delivery.id))!.endpointPausedForMs).toBe(0);
+    });
+
     it('answers a null event when the outbox row is gone, and undefined for no delivery', async () => {
       const delivery = await rows.delivery(endpoint);
       expect((await sut.findForAttempt(delivery.id))!.event).toBeNull();
       expect(await sut.findForAttempt('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    });
+  });
+
+  describe('recordSucceededAttempts', () => {
+    const success = (deliveryId: string, finishedAt: Date) =>
+      attempt(deliveryId, {
+        statusCode: 200,
+        outcome: 'SUCCEEDED',
+        error: null,
+        responseExcerpt: null,
+        status: 'SUCCEEDED',
+        nextAttemptAt: null,
+        finishedAt,
+      });
+
+    it('records several successes as one each would, keeping the status of one finished meanwhile', async () => {
+      await db.dataSource.query(
+        `UPDATE notifications.webhook_endpoints SET failing_since = now() WHERE id = $1`,
+        [endpoint.id],
+      );
+      const first = await rows.delivery(endpoint, { cycleAttempts: 1, attemptCount: 1 });
+      const second = await rows.delivery(endpoint);
+      const failed = await rows.delivery(endpoint, { status: 'FAILED', nextAttemptAt: null });
+      const [early, late] = [new Date('2026-03-01T00:00:01Z'), new Date('2026-03-01T00:00:02Z')];
+
+      const statuses = await sut.recordSucceededAttempts([
+        success(first.id, early),
+        success(second.id, late),
+        success(failed.id, late),
+      ]);
+
+      expect(statuses).toEqual(
+        new Map([
+          [first.id, 'SUCCEEDED'],
+          [second.id, 'SUCCEEDED'],
+          [failed.id, 'FAILED'],
+        ]),
+      );
+      expect(await rows.deliveryRow(first.id)).toMatchObject({
+        status: 'SUCCEEDED',
+        attemptCount: 2,
+        cycleAttempts: 2,
+        nextAttemptAt: null,
+        deliveredAt: early,
+        lastStatusCode: 200,
+        lastError: null,
+      });
+      expect(await rows.deliveryRow(failed.id)).toMatchObject({ status: 'FAILED', deliveredAt: null });
+      expect((await sut.listAttempts(first.id)).map((a) => [a.attemptNumber, a.outcome])).toEqual([
+        [2, 'SUCCEEDED'],
+      ]);
+      expect(await sut.listAttempts(failed.id)).toHaveLength(1);
+      expect(await rows.endpointRow(endpoint.id)).toMatchObject({ failingSince: null, lastSuccessAt: late });
+    });
+
+    it('skips a delivery another transaction holds instead of waiting for it', async () => {
+      const held = await rows.delivery(endpoint);
+      const free = await rows.delivery(endpoint);
+      const holder = db.dataSource.createQueryRunner();
+      await holder.connect();
+      try {
+        await holder.startTransaction();
+        await holder.query(`SELECT id FROM notifications.webhook_deliveries WHERE id = $1 FOR UPDATE`, [
+          held.id,
+        ]);
+
+        const statuses = await sut.recordSucceededAttempts([
+          success(held.id, new Date()),
+          success(free.id, new Date()),
+        ]);
+
+        expect([...statuses.keys()]).toEqual([free.id]);
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect(await rows.deliveryRow(held.id)).toMatchObject({ status: 'PENDING', attemptCount: 0 });
     });
   });
 
@@ -193,7 +287,7 @@ describe('WebhookDeliveryRepository: delivery', () => {
       const third = await rows.delivery(endpoint, { createdAt: at(4) });
       const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
 
-      const page = await sut.pagePending(start, 2);
+      const page = await sut.pagePending(start, 2, at(5));
       expect(page.map((d) => d.id)).toEqual([first.id, second.id]);
       expect(page[1]).toEqual({
         id: second.id,
@@ -201,7 +295,17 @@ describe('WebhookDeliveryRepository: delivery', () => {
         nextAttemptAt: second.nextAttemptAt,
         createdAt: at(3),
       });
-      expect((await sut.pagePending(page[1], 2)).map((d) => d.id)).toEqual([third.id]);
+      expect((await sut.pagePending(page[1], 2, at(5))).map((d) => d.id)).toEqual([third.id]);
+    });
+
+    it('leaves out deliveries created since the given time that were never attempted', async () => {
+      const at = (s: number) => new Date(Date.UTC(2031, 0, 1, 0, 0, s));
+      const old = await rows.delivery(endpoint, { createdAt: at(1) });
+      await rows.delivery(endpoint, { createdAt: at(3) });
+      const retried = await rows.delivery(endpoint, { createdAt: at(4), attemptCount: 1 });
+      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
+
+      expect((await sut.pagePending(start, 10, at(2))).map((d) => d.id)).toEqual([old.id, retried.id]);
     });
   });
 

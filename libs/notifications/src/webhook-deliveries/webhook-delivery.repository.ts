@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { ChannelCode } from '../channels';
 import { updatedRows } from '../sql-results';
 import { EndpointOrdering, type DeliveryStatus } from '../statuses';
@@ -41,6 +43,12 @@ export interface DeliveryListFilter {
 /** Outbox row `o` is an earlier event than `x` about the same subject: it must be fanned out first. */
 const EARLIER_OF_SUBJECT = `(o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
   AND o.subject_id = x.subject_id AND o.position < x.position)`;
+
+/** What an attempt needs of endpoint `e`: its address, state, secrets, rate limit and the pause left. */
+const ENDPOINT_FOR_ATTEMPT = `e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
+  e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms`;
 
 @Injectable()
 export class WebhookDeliveryRepository {
@@ -113,53 +121,61 @@ export class WebhookDeliveryRepository {
     now: Date,
     claim: 'locked' | 'alone',
   ): Promise<CreatedDelivery[] | undefined> {
-    const rows: Array<{ id: string | null; tenant_id: string; next_attempt_at: Date; type: string }> =
-      await manager.query(
-        `WITH event AS (
-           UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
-           ${
-             claim === 'alone'
-               ? `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT})`
-               : ''
-           }
-           RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id),
-         target AS (
-           SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, event.*
-             FROM event
-             JOIN platform.tenants t ON t.code = event.tenant_code
-             JOIN notifications.notification_configs c
-               ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
-              AND c.enabled AND c.enabled_at <= event.occurred_at
-             JOIN notifications.webhook_endpoints e
-               ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
-              AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
-         -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
-         sequenced AS (
-           INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
-           SELECT endpoint_id, subject_type, subject_id, 1 FROM target
-            WHERE ordering = $4 AND subject_id IS NOT NULL
-           ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
-           RETURNING endpoint_id, last_sequence),
-         created AS (
-           INSERT INTO notifications.webhook_deliveries
-             (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
-              created_at, updated_at, subject_type, subject_id, sequence)
-           SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, target.id, target.type, target.occurred_at,
-                  'PENDING', $2, $2, $2, target.subject_type, target.subject_id, sequenced.last_sequence
-             FROM target LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
-           ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
-           RETURNING id, tenant_id, next_attempt_at, notification_type_code AS type)
-         -- one row without id says the event was claimed but nobody wants it
-         SELECT * FROM created
-         UNION ALL SELECT NULL, NULL, NULL, NULL FROM event WHERE NOT EXISTS (SELECT 1 FROM created)`,
-        [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject],
-      );
+    const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
+      manager,
+      `fincore_fan_out_${claim}`,
+      `WITH event AS (
+         UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
+         ${
+           claim === 'alone'
+             ? `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT})`
+             : ''
+         }
+         RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
+       target AS (
+         SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, ${ENDPOINT_FOR_ATTEMPT}
+           FROM event
+           JOIN platform.tenants t ON t.code = event.tenant_code
+           JOIN notifications.notification_configs c
+             ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
+            AND c.enabled AND c.enabled_at <= event.occurred_at
+           JOIN notifications.webhook_endpoints e
+             ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
+            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
+       -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
+       sequenced AS (
+         INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
+         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1 FROM target, event
+          WHERE target.ordering = $4 AND event.subject_id IS NOT NULL
+         ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
+         RETURNING endpoint_id, last_sequence),
+       created AS (
+         INSERT INTO notifications.webhook_deliveries
+           (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
+            created_at, updated_at, subject_type, subject_id, sequence)
+         SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, event.id, event.type, event.occurred_at,
+                'PENDING', $2, $2, $2, event.subject_type, event.subject_id, sequenced.last_sequence
+           FROM target CROSS JOIN event LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+         ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
+         RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
+                   subject_type, subject_id, sequence)
+       -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
+       SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
+              target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
+              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.previous_signing_key_sealed, target.paused_for_ms,
+              event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
+         FROM event
+         LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true`,
+      [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject],
+    );
     if (!rows.length) return undefined;
     return rows.filter(hasId).map((r) => ({
       id: r.id,
       tenantId: r.tenant_id,
       nextAttemptAt: r.next_attempt_at,
-      notificationTypeCode: r.type,
+      notificationTypeCode: r.type!,
+      forAttempt: toDeliveryForAttempt(r),
     }));
   }
 
@@ -182,11 +198,11 @@ export class WebhookDeliveryRepository {
 
   /** The delivery, its endpoint and its outbox event in one read, without locks. */
   async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
-    const [row]: DeliveryForAttemptRow[] = await this.db.query(
+    const [row] = await this.run<DeliveryForAttemptRow>(
+      this.db.manager,
+      'fincore_delivery_for_attempt',
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
-              d.subject_type, d.subject_id, d.sequence, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
-              e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-              e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+              d.subject_type, d.subject_id, d.sequence, ${ENDPOINT_FOR_ATTEMPT},
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
          FROM notifications.webhook_deliveries d
          JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id
@@ -211,6 +227,60 @@ export class WebhookDeliveryRepository {
     return this.recordAttempt(this.db.manager, attempt);
   }
 
+  /**
+   * Several successes in one statement, as recordSucceededAttempt records each. Rows another session
+   * holds are skipped rather than waited for, so it never deadlocks with a statement locking several
+   * of them in another order: answers the status after of each delivery it recorded, and the caller
+   * records the others one by one.
+   */
+  async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
+    const rows = await this.run<{ id: string; status: DeliveryStatus }>(
+      this.db.manager,
+      'fincore_record_successes',
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
+           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
+       locked AS (
+         SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
+         FOR UPDATE SKIP LOCKED),
+       delivery AS (
+         UPDATE notifications.webhook_deliveries d
+            SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
+                next_attempt_at = NULL,
+                delivered_at = CASE WHEN d.status = 'PENDING' THEN i.finished_at ELSE d.delivered_at END,
+                attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
+                last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
+           FROM input i
+          WHERE d.id = i.delivery_id AND d.id IN (SELECT id FROM locked)
+         RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
+                   i.duration_ms, i.status_code, i.response_excerpt),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
+                response_excerpt
+           FROM delivery),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
+           FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
+          WHERE e.id = latest.endpoint_id
+            AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
+                         FOR UPDATE SKIP LOCKED)
+            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
+       SELECT id, status FROM delivery`,
+      [
+        attempts.map((a) => a.deliveryId),
+        attempts.map((a) => a.endpointId),
+        attempts.map((a) => a.startedAt),
+        attempts.map((a) => a.finishedAt),
+        attempts.map((a) => a.durationMs),
+        attempts.map((a) => a.statusCode),
+        attempts.map((a) => a.responseExcerpt),
+      ],
+    );
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
   /** Inside the transaction that took lockForFailedAttempt. */
   recordFailedAttempt(manager: EntityManager, attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
     return this.recordAttempt(manager, attempt);
@@ -226,17 +296,22 @@ export class WebhookDeliveryRepository {
     await this.failPending(manager, 'endpoint_id', endpointId, reason);
   }
 
-  /** Up to `limit` pending deliveries after `after` in (created_at, id) order, without locks. */
+  /**
+   * Up to `limit` pending deliveries after `after` in (created_at, id) order, without locks; those
+   * created after `firstAttemptsSince` and never attempted are left out: their first attempt may be under way.
+   */
   async pagePending(
     after: DeliveryPosition,
     limit: number,
+    firstAttemptsSince: Date,
   ): Promise<Array<PendingDelivery & DeliveryPosition & { tenantId: string }>> {
     const rows: Array<{ id: string; tenant_id: string; next_attempt_at: Date | null; created_at: Date }> =
       await this.db.query(
         `SELECT id, tenant_id, next_attempt_at, created_at FROM notifications.webhook_deliveries
         WHERE status = 'PENDING' AND (created_at, id) > ($1, $2)
+          AND NOT (attempt_count = 0 AND created_at > $4)
         ORDER BY created_at, id LIMIT $3`,
-        [after.createdAt, after.id, limit],
+        [after.createdAt, after.id, limit, firstAttemptsSince],
       );
     return rows.map((r) => ({
       id: r.id,
@@ -334,6 +409,17 @@ export class WebhookDeliveryRepository {
     return row;
   }
 
+  /**
+   * The statements of every webhook's way (fan-out, attempt read, success) are long: run outside a
+   * transaction, each is a named prepared statement, so a pooled connection parses and plans it
+   * once rather than on every run. Inside the caller's transaction, an ordinary query.
+   */
+  private run<T>(manager: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
+    if (manager !== this.db.manager) return manager.query(sql, params);
+    const pool = (this.db.driver as PostgresDriver).master as Pool;
+    return pool.query({ name, text: sql, values: params }).then((result) => result.rows as T[]);
+  }
+
   private async failPending(
     manager: EntityManager,
     column: 'id' | 'endpoint_id',
@@ -354,7 +440,9 @@ export class WebhookDeliveryRepository {
    * deliveries to one endpoint do not queue behind its row lock. Answers the delivery's status after.
    */
   private async recordAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    const [written]: Array<{ status: DeliveryStatus }> = await manager.query(
+    const [written] = await this.run<{ status: DeliveryStatus }>(
+      manager,
+      'fincore_record_attempt',
       `WITH delivery AS (
          UPDATE notifications.webhook_deliveries
             SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,

@@ -29,6 +29,8 @@ export interface DeliveryForAttempt {
   >;
   /** From the outbox; null when the event is missing there. */
   event: OutboxEventEntity | null;
+  /** How much longer the endpoint's Retry-After pause runs, on the database's clock; 0: none. */
+  endpointPausedForMs: number;
 }
 
 /** One finished HTTP attempt and the state it moves its delivery to. */
@@ -55,10 +57,11 @@ export interface ChainPosition {
   sequence: number;
 }
 
-/** A delivery the fan-out just created. */
+/** A delivery the fan-out just created, with what its first attempt needs. */
 export interface CreatedDelivery extends PendingDelivery {
   tenantId: string;
   notificationTypeCode: string;
+  forAttempt: DeliveryForAttempt;
 }
 
 /** A delivery that exists and is pending, with when it is due. */
@@ -102,6 +105,8 @@ export interface DeliveryForAttemptRow {
   correlation_id: string | null;
   data: Record<string, unknown>;
   trace_context: string | null;
+  /** double precision, 0 when the endpoint is not paused. */
+  paused_for_ms: number;
 }
 
 export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAttempt {
@@ -146,5 +151,6 @@ export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAtt
           traceContext: row.trace_context,
         })
       : null,
+    endpointPausedForMs: Math.max(0, Math.ceil(Number(row.paused_for_ms ?? 0))),
   };
 }

@@ -45,6 +45,30 @@ describe('WebhookEndpointRepository', () => {
     });
   });
 
+  describe('pauseFor and liftPause', () => {
+    const pauseLeftMs = async (endpointId: string) =>
+      (
+        await db.dataSource.query(
+          `SELECT EXTRACT(EPOCH FROM paused_until - clock_timestamp()) * 1000 AS ms
+             FROM notifications.webhook_endpoints WHERE id = $1`,
+          [endpointId],
+        )
+      )[0].ms as number | null;
+
+    it('pauses the endpoint, never cuts a longer pause short, and lifts it', async () => {
+      const endpoint = await rows.endpoint(tenant);
+      const other = await rows.endpoint(tenant);
+
+      await sut.pauseFor(endpoint.id, 60_000);
+      await sut.pauseFor(endpoint.id, 1_000);
+
+      expect(Number(await pauseLeftMs(endpoint.id))).toBeGreaterThan(50_000);
+      expect(await pauseLeftMs(other.id)).toBeNull();
+      await sut.liftPause(endpoint.id);
+      expect(await pauseLeftMs(endpoint.id)).toBeNull();
+    });
+  });
+
   describe('disableIfActive', () => {
     it('disables an active endpoint with its reason and leaves a disabled one as it was', async () => {
       const active = await rows.endpoint(tenant);

@@ -102,6 +102,27 @@ export class WebhookEndpointRepository {
     return row && { status: row.status, failingSince: row.failing_since };
   }
 
+  /**
+   * Holds the endpoint back for `pauseMs` from now on the database's clock, unless a longer pause
+   * runs: every attempt reads it with the endpoint row.
+   */
+  async pauseFor(endpointId: string, pauseMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE notifications.webhook_endpoints
+          SET paused_until = GREATEST(paused_until, clock_timestamp() + $2 * interval '1 millisecond')
+        WHERE id = $1`,
+      [endpointId, Math.ceil(pauseMs)],
+    );
+  }
+
+  /** Ends the endpoint's pause, if one runs. */
+  async liftPause(endpointId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE notifications.webhook_endpoints SET paused_until = NULL WHERE id = $1 AND paused_until IS NOT NULL`,
+      [endpointId],
+    );
+  }
+
   /** Disables the endpoint with its reason, unless something disabled it already. */
   async disableIfActive(
     manager: EntityManager,

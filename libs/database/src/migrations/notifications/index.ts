@@ -2,6 +2,7 @@ import { NotificationsSchema1763700000600 } from './1763700000600-notifications-
 import { NotificationsDeliveryRetention1763700000840 } from './1763700000840-notifications-delivery-retention';
 import { NotificationsSubjectOrdering1763700000910 } from './1763700000910-notifications-subject-ordering';
 import { NotificationsEndpointPacingAndSigningKeys1763700000920 } from './1763700000920-notifications-endpoint-pacing-and-signing-keys';
+import { NotificationsEndpointPausedUntil1763700000930 } from './1763700000930-notifications-endpoint-paused-until';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
@@ -9,4 +10,5 @@ export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsDeliveryRetention1763700000840,
   NotificationsSubjectOrdering1763700000910,
   NotificationsEndpointPacingAndSigningKeys1763700000920,
+  NotificationsEndpointPausedUntil1763700000930,
 ];
