@@ -190,6 +190,10 @@ describe('notifier: fan-out, signed webhook delivery and retries', () => {
     const queues = await fetch(`${notifier.url}/admin/queues/api/queues`, { headers: auth });
     const names = ((await queues.json()) as { queues: Array<{ name: string }> }).queues.map((q) => q.name);
     expect(names).toEqual(expect.arrayContaining(['domain-events', 'webhook-deliveries']));
+    // A path the board does not know is answered like any other unknown path.
+    const unknown = await fetch(`${notifier.url}/admin/queues/static/none.js`, { headers: auth });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/application\/problem\+json/);
   });
 
   it('counts a successful delivery in the metrics', async () => {

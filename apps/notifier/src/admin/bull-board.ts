@@ -1,14 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { dirname } from 'node:path';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { FastifyAdapter } from '@bull-board/fastify';
-import fastifyStatic from '@fastify/static';
+import type { createBullBoard } from '@bull-board/api';
 import { Logger } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HTTPMethods,
+} from 'fastify';
 import { QueueName } from '@fincore/events';
 import type { AppConfig } from '@fincore/platform';
 
@@ -54,6 +56,7 @@ const LOCAL_FONT_STYLESHEETS = [
 
 /** The same typefaces, served by the notifier from their npm packages. */
 async function serveLocalFonts(scope: FastifyInstance): Promise<void> {
+  const { default: fastifyStatic } = await import('@fastify/static');
   for (const family of LOCAL_FONT_FAMILIES) {
     await scope.register(fastifyStatic, {
       root: dirname(require.resolve(`@fontsource/${family}/package.json`)),
@@ -70,23 +73,86 @@ async function serveLocalFonts(scope: FastifyInstance): Promise<void> {
   });
 }
 
+/** Marks the board's own "no such page", so the notifier answers it as any other unknown path. */
+const NOT_FOUND_HEADER = 'x-fincore-board-not-found';
+/** Hop-by-hop and length headers: each side of the hand-over sets its own. */
+const UNFORWARDED_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+]);
+
+function withoutUnforwarded<T>(headers: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name, value]) => value !== undefined && !UNFORWARDED_HEADERS.has(name)),
+  );
+}
+
+/**
+ * The board itself, on a Fastify instance of its own that never listens: the notifier hands it
+ * the requests for /admin/queues. Built on the first of them, so a notifier nobody looks at
+ * neither loads the board's UI, templates and API nor holds them.
+ */
+async function buildBoard(queues: Queue[]): Promise<FastifyInstance> {
+  const [{ createBullBoard: create }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/fastify'),
+  ]);
+  const serverAdapter = new FastifyAdapter();
+  serverAdapter.setBasePath(BULL_BOARD_PATH);
+  create({
+    queues: queues.map((queue) => new BullMQAdapter(queue)),
+    // @bull-board/fastify pins its own patch release of @bull-board/api; the adapter interface is the same.
+    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    options: { uiConfig: { boardTitle: 'fincore queues' } },
+  });
+  const board = Fastify();
+  board.setNotFoundHandler((_request, reply) => reply.code(404).header(NOT_FOUND_HEADER, '1').send());
+  await board.register(
+    async (scope) => {
+      await serveLocalFonts(scope);
+      await scope.register(serverAdapter.registerPlugin() as never);
+    },
+    { prefix: BULL_BOARD_PATH },
+  );
+  await board.ready();
+  return board;
+}
+
 /**
  * Bull Board on the notifier, showing both queues. Mounted on Fastify directly, outside Nest's
  * x-auth-token guard: operators use basic auth, not a tenant's API token.
  */
 export async function mountBullBoard(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   const credentials = bullBoardCredentials(config);
-  const serverAdapter = new FastifyAdapter();
-  serverAdapter.setBasePath(BULL_BOARD_PATH);
-  createBullBoard({
-    queues: [QueueName.DomainEvents, QueueName.WebhookDeliveries].map(
-      (name) => new BullMQAdapter(app.get<Queue>(getQueueToken(name))),
-    ),
-    // @bull-board/fastify pins its own patch release of @bull-board/api; the adapter interface is the same.
-    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
-    options: { uiConfig: { boardTitle: 'fincore queues' } },
-  });
+  const queues = [QueueName.DomainEvents, QueueName.WebhookDeliveries].map((name) =>
+    app.get<Queue>(getQueueToken(name)),
+  );
+  let board: Promise<FastifyInstance> | undefined;
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    board ??= buildBoard(queues).catch((error: unknown) => {
+      board = undefined;
+      throw error;
+    });
+    const answer = await (
+      await board
+    ).inject({
+      method: request.method as HTTPMethods,
+      url: request.url,
+      headers: withoutUnforwarded(request.headers),
+      // The notifier has parsed the body already (JSON is all it takes): the board gets it again as JSON.
+      payload: request.body === undefined ? undefined : JSON.stringify(request.body),
+    });
+    if (answer.headers[NOT_FOUND_HEADER]) return reply.callNotFound();
+    return reply.code(answer.statusCode).headers(withoutUnforwarded(answer.headers)).send(answer.rawPayload);
+  };
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onClose', async () => {
+    await (await board?.catch(() => undefined))?.close();
+  });
   await fastify.register(
     async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -102,8 +168,8 @@ export async function mountBullBoard(app: NestFastifyApplication, config: AppCon
             code: 'unauthenticated',
           });
       });
-      await serveLocalFonts(scope);
-      await scope.register(serverAdapter.registerPlugin() as never);
+      scope.all('/', forward);
+      scope.all('/*', forward);
     },
     { prefix: BULL_BOARD_PATH },
   );

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_SECURITY_NAME } from '../auth/decorators';
 import { SCOPES } from '../auth/scopes';
 import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
@@ -32,11 +32,27 @@ const PROBLEM_SCHEMA = {
   },
 };
 
-/** OpenAPI 3 document at /docs-json, Swagger UI at /docs. `port` is the app's configured port. */
+/**
+ * OpenAPI 3 document at /docs-json, Swagger UI at /docs. `port` is the app's configured port.
+ * The document is built on the first request for it: a process that nobody asks for its document
+ * (a worker, a replica behind a gateway) does not hold it, nor the scan that builds it.
+ */
 export function setupOpenApi(
   app: NestFastifyApplication,
   info: { title: string; description: string; version: string; port: number },
 ): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, info), {
+    jsonDocumentUrl: 'docs-json',
+    raw: ['json'],
+  });
+  redirectToCanonicalDocs(app);
+}
+
+/** The app's document: its routes as Nest scans them, and the answers every operation shares. */
+function buildOpenApiDocument(
+  app: NestFastifyApplication,
+  info: { title: string; description: string; version: string; port: number },
+): OpenAPIObject {
   const scopes = Object.entries(SCOPES)
     .map(([scope, what]) => `- \`${scope}\`: ${what}`)
     .join('\n');
@@ -61,8 +77,7 @@ export function setupOpenApi(
   document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
   documentCommonAnswers(document);
   documentIdempotencyKey(document);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
-  redirectToCanonicalDocs(app);
+  return document;
 }
 
 /**
