@@ -70,16 +70,23 @@ export class BenchProcess {
       stdio: ['ignore', stdout, 'pipe'],
     });
     const proc = new BenchProcess(name, child, `http://127.0.0.1:${port}`);
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${proc.stderr}`);
-        if (readyPath === null) return true;
-        const r = await fetch(`${proc.url}${readyPath}`).catch(() => undefined);
-        return r?.status === 200 ? true : undefined;
-      },
-      30_000,
-      `${name} to be ready`,
-    );
+    try {
+      await waitFor(
+        async () => {
+          if (child.exitCode !== null)
+            throw new Error(`${name} exited with ${child.exitCode}: ${proc.stderr}`);
+          if (readyPath === null) return true;
+          const r = await fetch(`${proc.url}${readyPath}`).catch(() => undefined);
+          return r?.status === 200 ? true : undefined;
+        },
+        30_000,
+        `${name} to be ready`,
+      );
+    } catch (error) {
+      // Never registered with its caller: a process that did not become ready is stopped here.
+      await proc.stop().catch(() => undefined);
+      throw error;
+    }
     return proc;
   }
 
