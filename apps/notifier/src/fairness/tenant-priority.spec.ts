@@ -19,6 +19,18 @@ describe('TenantPriority', () => {
       expect(await sut.of('flooded')).toBe(13);
       expect(deliveries.countPendingOfTenant).toHaveBeenCalledTimes(1);
     });
+
+    it('adds the deliveries created since the count to the backlog it kept', async () => {
+      deliveries.countPendingOfTenant.mockResolvedValue(0);
+
+      expect(await sut.of('flooding', 1)).toBe(1);
+      let priority = 0;
+      for (let i = 0; i < 4999; i++) priority = await sut.of('flooding', 1);
+
+      expect(priority).toBe(13);
+      expect(await sut.of('quiet', 1)).toBe(1);
+      expect(deliveries.countPendingOfTenant).toHaveBeenCalledTimes(2);
+    });
   });
 
   describe('ofAll', () => {

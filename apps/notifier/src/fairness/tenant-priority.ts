@@ -7,23 +7,32 @@ const BACKLOG_TTL_MS = 1000;
 
 /**
  * The priority of a tenant's delivery jobs, from its backlog counted in PostgreSQL and kept for a
- * second, so a flood of fan-outs costs one count per tenant per second. Only job order depends on
- * it: a stale or lost count delays nobody's delivery beyond the bound in the docs.
+ * second, so a flood of fan-outs costs one count per tenant per second. Deliveries this process
+ * creates in that second are added to the kept count: a tenant whose thousands of events are fanned
+ * out within one second would otherwise keep the priority of its backlog before them, level with a
+ * quiet tenant. Only job order depends on it: a stale or lost count delays nobody's delivery beyond
+ * the bound in the docs.
  */
 @Injectable()
 export class TenantPriority {
-  private readonly cache = new Map<string, { priority: number; until: number }>();
+  private readonly cache = new Map<string, { backlog: number; until: number }>();
 
   constructor(private readonly deliveries: WebhookDeliveryRepository) {}
 
-  async of(tenantId: string): Promise<number> {
+  /** `created`: deliveries of the tenant this process has just created, counted into its backlog. */
+  async of(tenantId: string, created = 0): Promise<number> {
     const now = Date.now();
-    const cached = this.cache.get(tenantId);
-    if (cached && cached.until > now) return cached.priority;
-    const priority = backlogPriority(await this.deliveries.countPendingOfTenant(tenantId));
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(tenantId, { priority, until: now + BACKLOG_TTL_MS });
-    return priority;
+    let kept = this.cache.get(tenantId);
+    if (!kept || kept.until <= now) {
+      const backlog = await this.deliveries.countPendingOfTenant(tenantId);
+      if (this.cache.size > 10_000) this.cache.clear();
+      // The count already holds what was created before it ran.
+      kept = { backlog, until: now + BACKLOG_TTL_MS };
+      this.cache.set(tenantId, kept);
+    } else {
+      kept.backlog += created;
+    }
+    return backlogPriority(kept.backlog);
   }
 
   /** Priorities of several tenants, each counted once. */

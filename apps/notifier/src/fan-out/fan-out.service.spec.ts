@@ -13,10 +13,11 @@ describe('FanOutService', () => {
   let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let delivery: jest.Mocked<DeliveryService>;
+  let priority: jest.Mocked<TenantPriority>;
   let sut: FanOutService;
 
   const newSut = (concurrency: number) => {
-    const priority = newDouble<TenantPriority>();
+    priority = newDouble<TenantPriority>();
     priority.of.mockResolvedValue(2);
     priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 2])));
     return new FanOutService(deliveries, queue, metrics, priority, delivery, {
@@ -74,6 +75,11 @@ describe('FanOutService', () => {
       expect(queue.addBulk).toHaveBeenCalledTimes(1);
       expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.jobId)).toEqual(['d3', 'd4']);
       expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.priority)).toEqual([2, 2]);
+      // What it created counts into its tenant's backlog before the next count.
+      expect(priority.of.mock.calls).toEqual([
+        ['t1', 1],
+        ['t1', 3],
+      ]);
     });
 
     it('queues a first attempt that must wait at its time, and one that failed unrecorded at once', async () => {

@@ -49,7 +49,7 @@ export class FanOutService implements BeforeApplicationShutdown {
       for (const d of created)
         perType.set(d.notificationTypeCode, (perType.get(d.notificationTypeCode) ?? 0) + 1);
       for (const [type, n] of perType) this.metrics.fannedOut.inc({ type }, n);
-      const priority = await this.priority.of(created[0].tenantId);
+      const priority = await this.priority.of(created[0].tenantId, created.length);
       const free = this.closing ? 0 : Math.max(0, this.inlineLimit - this.inFlight.size);
       const queued = created.slice(free);
       // Jobs first: should adding them fail, this job is retried before any attempt has started.
