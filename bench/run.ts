@@ -447,16 +447,7 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
   if (wants('events-serial')) {
     const scenario = 'events-serial';
     const whyNot = fanWhyNot ?? fincore.whyNot;
-    const row = (name: string, f?: number, b?: number, notes?: string[]): Metric => ({
-      scenario,
-      name,
-      unit: 'ms',
-      higherIsBetter: false,
-      fincore: f ?? null,
-      baseline: b ?? null,
-      notMeasured: whyNot,
-      notes,
-    });
+    const row = latencyRow(scenario, whyNot);
     metrics.push(
       row('one at a time: API response -> webhook p50', fincore.serial?.p50Ms, baseline.serial?.p50Ms, [
         ...runNote('fincore', fincore.serial),
@@ -480,15 +471,7 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
       ...runNote('baseline', baseline.rate),
       ...(baseline.rate ? [`baseline: ${keptUp(baseline.rate)}`] : []),
     ];
-    const row = (name: string, f?: number, b?: number): Metric => ({
-      scenario,
-      name,
-      unit: 'ms',
-      higherIsBetter: false,
-      fincore: f ?? null,
-      baseline: b ?? null,
-      notMeasured: whyNot,
-    });
+    const row = latencyRow(scenario, whyNot);
     metrics.push(
       {
         scenario,
@@ -518,6 +501,20 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
   }
   return metrics;
 }
+
+/** A latency row of one scenario (lower is better), both systems' figure in milliseconds. */
+const latencyRow =
+  (scenario: string, notMeasured: string | undefined) =>
+  (name: string, fincore?: number, baseline?: number, notes?: string[]): Metric => ({
+    scenario,
+    name,
+    unit: 'ms',
+    higherIsBetter: false,
+    fincore: fincore ?? null,
+    baseline: baseline ?? null,
+    notMeasured,
+    notes,
+  });
 
 interface Measured {
   serial?: EventRun;
