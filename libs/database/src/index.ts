@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './database.module';
 export { ALL_MIGRATIONS } from './migrations';
 export * from './query-logger';
+export * from './prepared-statement';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { queryPrepared } from '@fincore/database';
 import { ChannelCode } from '../channels';
 import { updatedRows } from '../sql-results';
 import { EndpointOrdering, type DeliveryStatus } from '../statuses';
@@ -123,7 +122,6 @@ export class WebhookDeliveryRepository {
   ): Promise<CreatedDelivery[] | undefined> {
     const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
       manager,
-      `fincore_fan_out_${claim}`,
       `WITH event AS (
          UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
          ${
@@ -200,7 +198,6 @@ export class WebhookDeliveryRepository {
   async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
     const [row] = await this.run<DeliveryForAttemptRow>(
       this.db.manager,
-      'fincore_delivery_for_attempt',
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
               d.subject_type, d.subject_id, d.sequence, ${ENDPOINT_FOR_ATTEMPT},
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
@@ -236,7 +233,6 @@ export class WebhookDeliveryRepository {
   async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
     const rows = await this.run<{ id: string; status: DeliveryStatus }>(
       this.db.manager,
-      'fincore_record_successes',
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
            AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
@@ -414,10 +410,9 @@ export class WebhookDeliveryRepository {
    * transaction, each is a named prepared statement, so a pooled connection parses and plans it
    * once rather than on every run. Inside the caller's transaction, an ordinary query.
    */
-  private run<T>(manager: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
+  private run<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
     if (manager !== this.db.manager) return manager.query(sql, params);
-    const pool = (this.db.driver as PostgresDriver).master as Pool;
-    return pool.query({ name, text: sql, values: params }).then((result) => result.rows as T[]);
+    return queryPrepared<T>(this.db, sql, params);
   }
 
   private async failPending(
@@ -442,7 +437,6 @@ export class WebhookDeliveryRepository {
   private async recordAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
     const [written] = await this.run<{ status: DeliveryStatus }>(
       manager,
-      'fincore_record_attempt',
       `WITH delivery AS (
          UPDATE notifications.webhook_deliveries
             SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,
