@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '@fincore/database';
 import { TenantScopedRepository } from '../tenant-scoped.repository';
 import type { AuthorisationFlags } from '../card-settings/domain/card-settings';
 import type { Network } from '../service-codes/domain/service-codes';
@@ -155,7 +156,7 @@ export class CardRepository extends TenantScopedRepository {
            .map((part, i) => `, j${i} AS (${part})`)
            .join('')}
        SELECT count(*)::int AS applied FROM c`;
-    const [{ applied }] = (await this.db.query(sql, params)) as Array<{ applied: number }>;
+    const [{ applied }] = await queryPrepared<{ applied: number }>(this.db, sql, params);
     return applied > 0;
   }
 
