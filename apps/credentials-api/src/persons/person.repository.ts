@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
+import { queryPrepared } from '@fincore/database';
 import { CredentialsStatus } from './domain/credentials';
 import type { Profile } from './domain/profile';
 import { PersonEntity } from './person.entity';
@@ -125,6 +126,9 @@ export class PersonRepository {
     at: Date,
     joined: (params: unknown[], guard: string) => string[],
   ): Promise<PersonEntity | null> {
+    const metadata = this.db.getMetadata(PersonEntity);
+    // Named columns, never *: the statement is prepared once per connection (see queryPrepared).
+    const columns = metadata.columns.map((c) => `"${c.databaseName}"`).join(', ');
     const params: unknown[] = [];
     const $ = (value: unknown) => `$${params.push(value)}`;
     const sql = `WITH p AS (
@@ -134,13 +138,12 @@ export class PersonRepository {
             AND last_name IS NOT DISTINCT FROM ${$(expected.lastName)}::varchar
             AND email IS NOT DISTINCT FROM ${$(expected.email)}::varchar
             AND phone IS NOT DISTINCT FROM ${$(expected.phone)}::varchar
-         RETURNING *)${joined(params, 'p')
+         RETURNING ${columns})${joined(params, 'p')
            .map((part, i) => `, j${i} AS (${part})`)
            .join('')}
-       SELECT * FROM p`;
-    const [row] = (await this.db.query(sql, params)) as Array<Record<string, unknown>>;
+       SELECT ${columns} FROM p`;
+    const [row] = await queryPrepared<Record<string, unknown>>(this.db, sql, params);
     if (!row) return null;
-    const metadata = this.db.getMetadata(PersonEntity);
     const person = metadata.create() as PersonEntity;
     // The driver already converted the values (timestamps to Dates).
     for (const c of metadata.columns) c.setEntityValue(person, row[c.databaseName]);
