@@ -9,6 +9,7 @@ export * from './errors/http-layer';
 export * from './validation/validation';
 export * from './validation/primitives';
 export * from './validation/cursor';
+export * from './cache/bounded-map';
 export * from './cache/replicated-cache';
 export * from './auth/principal';
 export * from './auth/scopes';

@@ -1,3 +1,4 @@
+import { BoundedMap } from '@fincore/platform';
 import type { CardWithUsageGroup } from '../cards/card.repository';
 
 /**
@@ -8,10 +9,12 @@ import type { CardWithUsageGroup } from '../cards/card.repository';
  * a usage-group change costs a fallback, never a wrong answer. Hence no announcements and no TTL.
  */
 export class KnownCards {
-  private readonly entries = new Map<string, CardWithUsageGroup>();
+  private readonly entries: BoundedMap<string, CardWithUsageGroup>;
 
   /** `maxEntries`: the oldest go first beyond it. */
-  constructor(private readonly maxEntries: number) {}
+  constructor(maxEntries: number) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   get(tenantId: string, cardId: string): CardWithUsageGroup | undefined {
     return this.entries.get(keyOf(tenantId, cardId));
@@ -22,12 +25,6 @@ export class KnownCards {
     const key = keyOf(known.card.tenantId, known.card.cardId);
     const kept = this.entries.get(key);
     if (kept && kept.card.settingsVersion > known.card.settingsVersion) return;
-    // Deleted first so that a refreshed entry goes to the end of the eviction order.
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(key, known);
   }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BoundedMap } from '../cache/bounded-map';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, tokenRevokedChannel } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-connection';
@@ -27,7 +28,7 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
    * Keyed by the token as presented (process memory only, never logged): a hit costs no hash. Only
    * tokens found active are held, so a flood of made-up tokens cannot grow it.
    */
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new BoundedMap<string, CacheEntry>(MAX_CACHED_TOKENS);
   private readonly lastTouched = new Map<string, number>();
   /**
    * Bumped by every revocation heard: a lookup that read the token before its revocation committed
@@ -99,18 +100,10 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
       scopes: Object.freeze([...found.scopes]),
     };
     if (this.config.TOKEN_CACHE_SECONDS > 0 && this.revocations === revocationsBefore) {
-      this.remember(token, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
+      this.cache.set(token, { principal, expiresAt: now + this.config.TOKEN_CACHE_SECONDS * 1000 });
     }
     this.touch(found.id, now);
     return principal;
-  }
-
-  private remember(token: string, entry: CacheEntry): void {
-    if (this.cache.size >= MAX_CACHED_TOKENS && !this.cache.has(token)) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
-    this.cache.set(token, entry);
   }
 
   /** Keeps last_used_at to the minute without a write per request. */

@@ -2,6 +2,7 @@ import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-connection';
 import type { AppConfig } from '../config/config';
 import { redisKey } from '../redis/redis.module';
+import { BoundedMap } from './bounded-map';
 
 export interface ReplicatedCacheOptions<V> {
   /** Name in log lines. */
@@ -32,12 +33,13 @@ interface Entry<V> {
  */
 export class ReplicatedCache<V> {
   private readonly logger: Logger;
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries: Map<string, Entry<V>>;
   private readonly loading = new Map<string, Promise<V>>();
   private subscriber?: RedisClient;
 
   constructor(private readonly options: ReplicatedCacheOptions<V>) {
     this.logger = new Logger(options.name);
+    this.entries = new BoundedMap(options.maxEntries ?? Infinity);
   }
 
   async start(): Promise<void> {
@@ -83,11 +85,6 @@ export class ReplicatedCache<V> {
   }
 
   private remember(key: string, value: V): void {
-    const max = this.options.maxEntries;
-    if (max !== undefined && this.entries.size >= max && !this.entries.has(key)) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(key, { value, expiresAt: Date.now() + this.options.ttlMs });
   }
 
