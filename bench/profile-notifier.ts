@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     ]);
     log(`creating ${ids.length + warm.length} persons`);
     await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
+    await world.analyze();
     const paths = Array.from({ length: endpoints }, (_, i) => `/fincore-${i}`);
     for (const path of paths) await subscribeWebhooks(notifications.url, tenant, `${receiver.url}${path}`);
     mkdirSync(dir, { recursive: true });

@@ -102,6 +102,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
     ]);
     log(`events: creating ${ids.length + warm.length} persons through the credentials API`);
     await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
+    await world.analyze();
     fincorePersons = true;
     await api(
       notifications.url,
@@ -146,6 +147,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
     log('events: baseline (bare Fastify + pg, bare BullMQ worker + got)');
     const worker = await systems.startBaselineWorker([`${receiver.url}/baseline`]);
     await provisionBaselinePersons(world, tenant, [...warm, ...ids]);
+    await world.analyze();
     if (fincorePersons) ctx.persons = [...warm, ...ids];
     await drive(ctx.baselineApi.url, '/baseline', warm);
     const idle = worker.memory()?.rss ?? NaN;
@@ -226,6 +228,7 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
     ]);
     const [quiet, flooding] = [await world.createTenant(), await world.createTenant()];
     await provisionFincorePersons(credentials.url, quiet, quietIds);
+    await world.analyze();
     for (const [tenant, path] of [
       [quiet, '/quiet'],
       [flooding, '/flooded'],
@@ -540,6 +543,7 @@ async function cardScenarios(ctx: Context, wants: (s: string) => boolean): Promi
     log(`cards: fincore set-up failed: ${setupWhyNot}`);
   }
   await provisionBaselineCards(world, tenant, cards.length);
+  await world.analyze();
 
   const load = (url: string, next: () => { path: string; body?: string }, headers: Record<string, string>) =>
     runLoad({

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     const writeIds = Array.from({ length: settings.writeSampleEvents }, (_, i) => `soak-writes-${i}`);
     log(`creating ${ids.length + writeIds.length} persons, one webhook endpoint`);
     await provisionFincorePersons(credentials.url, tenant, [...ids, ...writeIds]);
+    await world.analyze();
     await subscribeWebhooks(notifications.url, tenant, `${receiver.url}/soak`);
     if (!(await outboxDrained(world, 30_000)))
       throw new Error('the set-up events were not handled within 30 s');

@@ -64,7 +64,8 @@ export class Systems {
     await this.world.query(BASELINE_SCHEMA_SQL);
   }
 
-  async startBaselineApi(): Promise<BenchProcess> {
+  /** The bare API, with `extraEnv` on top (e.g. NODE_OPTIONS for a profile). */
+  async startBaselineApi(extraEnv: Record<string, string> = {}): Promise<BenchProcess> {
     const port = await freePort();
     const proc = await BenchProcess.start(
       'baseline-api',
@@ -75,6 +76,7 @@ export class Systems {
         REDIS_URL: this.fincoreEnv.REDIS_URL,
         BASELINE_QUEUE_PREFIX: this.world.baselineQueuePrefix,
         PORT: String(port),
+        ...extraEnv,
       },
       port,
       '/health/ready',
