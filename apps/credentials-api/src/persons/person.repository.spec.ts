@@ -66,6 +66,16 @@ describe('PersonRepository (PostgreSQL)', () => {
       });
       expect(await sut.findByPersonId(person.tenantId, person.personId)).not.toBeNull();
     });
+
+    it('answers the whole person, as an entity with Dates, and only to its tenant', async () => {
+      const person = await stored(newPerson({ email: 'ada@example.com' }));
+      const other = await testDb.createTenant();
+
+      expect(person).toBeInstanceOf(PersonEntity);
+      expect(person).toEqual(await sut.findByPersonId(db.manager, person.tenantId, person.personId));
+      expect(person.createdAt).toBeInstanceOf(Date);
+      expect(await sut.findByPersonId(other.id, person.personId)).toBeNull();
+    });
   });
 
   describe('existsByUsernameKey', () => {

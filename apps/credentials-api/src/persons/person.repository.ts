@@ -40,18 +40,46 @@ export function isUsernameConflict(error: unknown): boolean {
  */
 @Injectable()
 export class PersonRepository {
+  private columnList?: string;
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   private persons(manager = this.db.manager) {
     return manager.getRepository(PersonEntity);
   }
 
-  /** The person, unlocked; in the caller's transaction when given its manager. */
+  /**
+   * The person, unlocked; in the caller's transaction when given its manager. Outside one it is a
+   * named prepared statement: every change of a profile starts with this read.
+   */
   findByPersonId(manager: EntityManager, tenantId: string, personId: string): Promise<PersonEntity | null>;
   findByPersonId(tenantId: string, personId: string): Promise<PersonEntity | null>;
-  findByPersonId(...args: [EntityManager, string, string] | [string, string]): Promise<PersonEntity | null> {
-    const [manager, tenantId, personId] = args.length === 3 ? args : ([this.db.manager, ...args] as const);
-    return this.persons(manager).findOne({ where: { tenantId, personId } });
+  async findByPersonId(
+    ...args: [EntityManager, string, string] | [string, string]
+  ): Promise<PersonEntity | null> {
+    if (args.length === 3) {
+      const [manager, tenantId, personId] = args;
+      return this.persons(manager).findOne({ where: { tenantId, personId } });
+    }
+    const [tenantId, personId] = args;
+    const sql = `SELECT ${this.columns()} FROM credentials.persons WHERE tenant_id = $1 AND person_id = $2`;
+    const [row] = await queryPrepared<Record<string, unknown>>(this.db, sql, [tenantId, personId]);
+    return row ? this.toEntity(row) : null;
+  }
+
+  /** Every column by name, never *: statements that select them are prepared once per connection (see queryPrepared). */
+  private columns(): string {
+    return (this.columnList ??= this.db
+      .getMetadata(PersonEntity)
+      .columns.map((c) => `"${c.databaseName}"`)
+      .join(', '));
+  }
+  /** A row as the driver converted it (timestamps to Dates), as an entity. */
+  private toEntity(row: Record<string, unknown>): PersonEntity {
+    const metadata = this.db.getMetadata(PersonEntity);
+    const person = metadata.create() as PersonEntity;
+    for (const c of metadata.columns) c.setEntityValue(person, row[c.databaseName]);
+    return person;
   }
 
   findByUsernameKey(tenantId: string, usernameKey: string): Promise<PersonEntity | null> {
@@ -126,9 +154,7 @@ export class PersonRepository {
     at: Date,
     joined: (params: unknown[], guard: string) => string[],
   ): Promise<PersonEntity | null> {
-    const metadata = this.db.getMetadata(PersonEntity);
-    // Named columns, never *: the statement is prepared once per connection (see queryPrepared).
-    const columns = metadata.columns.map((c) => `"${c.databaseName}"`).join(', ');
+    const columns = this.columns();
     const params: unknown[] = [];
     const $ = (value: unknown) => `$${params.push(value)}`;
     const sql = `WITH p AS (
@@ -143,11 +169,7 @@ export class PersonRepository {
            .join('')}
        SELECT ${columns} FROM p`;
     const [row] = await queryPrepared<Record<string, unknown>>(this.db, sql, params);
-    if (!row) return null;
-    const person = metadata.create() as PersonEntity;
-    // The driver already converted the values (timestamps to Dates).
-    for (const c of metadata.columns) c.setEntityValue(person, row[c.databaseName]);
-    return person;
+    return row ? this.toEntity(row) : null;
   }
 
   async updateProfile(manager: EntityManager, id: string, profile: Profile, at: Date): Promise<void> {
