@@ -126,7 +126,9 @@ export class WebhookDeliveryRepository {
          UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
          ${
            claim === 'alone'
-             ? `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT})`
+             ? // OFFSET 0 keeps the check a lookup by the subject's key per event: pulled up into a join,
+               // the planner may scan every event not fanned out yet, which is the backlog.
+               `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT} OFFSET 0)`
              : ''
          }
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
