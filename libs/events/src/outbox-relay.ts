@@ -10,9 +10,9 @@ import { DomainEventJob, QueueName } from './queues';
 
 const BATCH = 200;
 /**
- * A NOTIFY arrives for every committed row, while the process that committed it is publishing
- * it already. Waiting this long before draining lets that publisher win and folds a burst of
- * notifications into one drain, instead of one empty claim query per event per process.
+ * A NOTIFY arrives for every row committed unpublished (the APIs insert theirs already published,
+ * which notifies nobody). Waiting this long before draining folds a burst of notifications into one
+ * drain, instead of one claim query per event per process.
  */
 const NOTIFY_SETTLE_MS = 250;
 /** Events checked against the queue per round trip while the reconciler pages through them. */

@@ -244,7 +244,7 @@ export class OutboxRepository {
 
   /**
    * Opens a connection of its own (LISTEN needs one outside the pool) that calls `onInsert` for
-   * every committed outbox row. `onLost` is called once when the connection fails later on; the
+   * every outbox row committed unpublished. `onLost` is called once when the connection fails later on; the
    * caller decides when to listen again. Rejects when it cannot connect.
    */
   async listenForInserts(
