@@ -102,7 +102,6 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
     ]);
     log(`events: creating ${ids.length + warm.length} persons through the credentials API`);
     await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
-    await world.analyze();
     fincorePersons = true;
     await api(
       notifications.url,
@@ -122,6 +121,7 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
       throw new Error('the notifier did not handle the set-up events within 30 s');
     log(`events: fincore warm-up (${warm.length} changes), then ${ids.length} person changes -> webhooks`);
     await drive(credentials.url, '/fincore', warm);
+    await world.analyze();
     const idle = notifier.memory()?.rss ?? NaN;
     fincore = await drive(credentials.url, '/fincore', ids);
     notifierMemory = { idle, peak: notifier.memory()?.peak ?? NaN };
@@ -147,9 +147,9 @@ async function eventsScenario(ctx: Context): Promise<Metric[]> {
     log('events: baseline (bare Fastify + pg, bare BullMQ worker + got)');
     const worker = await systems.startBaselineWorker([`${receiver.url}/baseline`]);
     await provisionBaselinePersons(world, tenant, [...warm, ...ids]);
-    await world.analyze();
     if (fincorePersons) ctx.persons = [...warm, ...ids];
     await drive(ctx.baselineApi.url, '/baseline', warm);
+    await world.analyze();
     const idle = worker.memory()?.rss ?? NaN;
     baseline = await drive(ctx.baselineApi.url, '/baseline', ids);
     workerMemory = { idle, peak: worker.memory()?.peak ?? NaN };
@@ -296,11 +296,15 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
 
 // ------------------------------------------------------------------ events one at a time, at a fixed rate, and fanned out
 
+/** Changes sent through freshly started processes before each run of eventLoadScenarios. */
+const WARM_UP_CHANGES = 100;
+
 /**
  * Three runs over the persons of the events scenario, in both systems: person changes sent one at
  * a time (the next once the previous was answered, one endpoint), changes offered at
  * BENCH_RATE_PERCENT of the baseline's delivery capacity (open loop, one endpoint), and changes
- * delivered to FANOUT_ENDPOINTS endpoints each (closed loop, as the events scenario).
+ * delivered to FANOUT_ENDPOINTS endpoints each (closed loop, as the events scenario). Each run is
+ * warmed up first with WARM_UP_CHANGES changes on its own endpoints.
  */
 async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): Promise<Metric[]> {
   const { settings, systems, world, tenant } = ctx;
@@ -314,10 +318,14 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
       : undefined;
   const fanWhyNot = persons ? undefined : rateWhyNot;
   const perSecond = ((capacity ?? 0) * settings.ratePercent) / 100;
+  // The processes of these runs start cold: each run is warmed up first, on its own endpoints, with
+  // persons none of the runs measure (their webhooks are told apart by person id).
+  const warmUpIds = (persons ?? []).slice(-Math.min(WARM_UP_CHANGES, Math.floor((persons?.length ?? 0) / 2)));
+  const measurable = (persons ?? []).slice(0, (persons?.length ?? 0) - warmUpIds.length);
   // As many changes as the offered rate sends in BENCH_SECONDS, within the persons there are.
-  const rateIds = (persons ?? []).slice(0, Math.max(1, Math.round(perSecond * settings.seconds)));
-  const fanIds = (persons ?? []).slice(0, settings.fanoutEvents);
-  const serialIds = (persons ?? []).slice(0, settings.serialEvents);
+  const rateIds = measurable.slice(0, Math.max(1, Math.round(perSecond * settings.seconds)));
+  const fanIds = measurable.slice(0, settings.fanoutEvents);
+  const serialIds = measurable.slice(0, settings.serialEvents);
   const receiver = await TimingReceiver.start();
   const timeoutMs = settings.eventTimeoutSeconds * 1000;
   const fanPaths = (system: string) =>
@@ -343,9 +351,15 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
     useEndpoints: (paths: string[]) => Promise<void>,
   ): Promise<Measured> => {
     const out: Measured = {};
+    const warmUp = (paths: string[], run: string) =>
+      driveEvents({
+        ...drive(url, paths, warmUpIds, `warm ${run} `),
+        connections: settings.eventConnections,
+      });
     try {
       if (runs.serial) {
         await useEndpoints([`/${system}-serial`]);
+        await warmUp([`/${system}-serial`], 'serial');
         log(`events-serial: ${system}, ${serialIds.length} changes one at a time`);
         out.serial = await driveEvents({
           ...drive(url, [`/${system}-serial`], serialIds, 'serial '),
@@ -354,6 +368,7 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
       }
       if (runs.rate) {
         await useEndpoints([`/${system}-rate`]);
+        await warmUp([`/${system}-rate`], 'rate');
         log(`events-rate: ${system}, ${rateIds.length} changes at ${perSecond.toFixed(0)}/s`);
         out.rate = await driveEventsAtRate({
           ...drive(url, [`/${system}-rate`], rateIds, 'rate '),
@@ -362,6 +377,7 @@ async function eventLoadScenarios(ctx: Context, wants: (s: string) => boolean): 
       }
       if (runs.fan) {
         await useEndpoints(fanPaths(system));
+        await warmUp(fanPaths(system), 'fan');
         log(`events-fanout: ${system}, ${fanIds.length} changes to ${FANOUT_ENDPOINTS} endpoints each`);
         out.fan = await driveEvents({
           ...drive(url, fanPaths(system), fanIds, 'fan '),
