@@ -2,10 +2,9 @@ import type { AppDefinition } from '@fincore/platform';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
-import { NotifierApp } from '../apps/notifier/src/app.definition';
 import { TestStack } from './support/stack';
 
-/** Every app's Swagger UI, at each spelling of its address, and everything the page loads. */
+/** Every API's Swagger UI, at each spelling of its address, and everything the page loads (the notifier serves none). */
 describe('API docs', () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -13,7 +12,7 @@ describe('API docs', () => {
   });
   afterAll(() => stack.close());
 
-  it.each([CredentialsApiApp, CardApiApp, NotificationApiApp, NotifierApp].map((d) => [d.name, d]))(
+  it.each([CredentialsApiApp, CardApiApp, NotificationApiApp].map((d) => [d.name, d]))(
     '%s: /docs, /docs/ and /docs/index.html render the Swagger UI with working assets',
     async (_name: string, definition: AppDefinition) => {
       const sut = await stack.startApp(definition);

@@ -8,5 +8,6 @@ export const NotifierApp: AppDefinition = {
   description: 'Worker: domain events to signed webhook deliveries. Bull Board at /admin/queues.',
   module: NotifierModule,
   port: (config) => config.NOTIFIER_PORT,
+  openApi: false,
   configure: (app, config) => mountBullBoard(app, config),
 };

@@ -28,6 +28,8 @@ export interface AppDefinition {
   description: string;
   module: Type<unknown>;
   port(config: AppConfig): number;
+  /** False for a worker with no API of its own: no /docs, and @nestjs/swagger never loads. */
+  openApi?: boolean;
   /** App-specific wiring after the Nest app exists and before it listens (e.g. Bull Board). */
   configure?(app: NestFastifyApplication, config: AppConfig): Promise<void> | void;
 }
@@ -112,12 +114,14 @@ export async function createApp(
   bindIdempotencyInterceptor(app);
   registerIdempotentReplies(fastify, app.get(IdempotencyKeys));
 
-  setupOpenApi(app, {
-    title: definition.title,
-    description: definition.description,
-    version: VERSION,
-    port: definition.port(config),
-  });
+  if (definition.openApi !== false) {
+    await setupOpenApi(app, {
+      title: definition.title,
+      description: definition.description,
+      version: VERSION,
+      port: definition.port(config),
+    });
+  }
   await definition.configure?.(app, config);
   await app.init();
   return app;

@@ -1,13 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import {
-  ApiExtension,
-  ApiForbiddenResponse,
-  ApiHeader,
-  ApiSecurity,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
 import { ProblemException } from '../errors/problem';
+import { ApiDocs } from '../http/openapi-docs';
 import { Principal } from './principal';
 import { Scope } from './scopes';
 
@@ -39,38 +32,42 @@ export const RATE_LIMITED = 'rate_limited: too many requests; see Retry-After';
 export const ApiAuth = (...scopes: Scope[]) =>
   applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
-    ApiExtension(REQUIRED_SCOPES_EXTENSION, scopes),
-    ApiSecurity(AUTH_SECURITY_NAME),
-    ApiHeader({
-      name: 'x-tenant-code',
-      required: false,
-      description: "Tenant code; where sent it must equal the token's tenant (403 otherwise).",
-    }),
-    ApiHeader({
-      name: 'Accept-Language',
-      required: false,
-      description: 'Language of error titles and details (en, de).',
-    }),
-    ApiUnauthorizedResponse({
-      description: 'unauthenticated: no, unknown or revoked token',
-      content: PROBLEM_CONTENT,
-    }),
-    ApiForbiddenResponse({
-      description: `insufficient_scope: the token lacks ${scopes.join(', ') || '(none needed)'}; tenant_mismatch: x-tenant-code is another tenant's`,
-      content: PROBLEM_CONTENT,
-    }),
-    ApiTooManyRequestsResponse({ description: RATE_LIMITED, content: PROBLEM_CONTENT }),
+    ApiDocs((s) => [
+      s.ApiExtension(REQUIRED_SCOPES_EXTENSION, scopes),
+      s.ApiSecurity(AUTH_SECURITY_NAME),
+      s.ApiHeader({
+        name: 'x-tenant-code',
+        required: false,
+        description: "Tenant code; where sent it must equal the token's tenant (403 otherwise).",
+      }),
+      s.ApiHeader({
+        name: 'Accept-Language',
+        required: false,
+        description: 'Language of error titles and details (en, de).',
+      }),
+      s.ApiUnauthorizedResponse({
+        description: 'unauthenticated: no, unknown or revoked token',
+        content: PROBLEM_CONTENT,
+      }),
+      s.ApiForbiddenResponse({
+        description: `insufficient_scope: the token lacks ${scopes.join(', ') || '(none needed)'}; tenant_mismatch: x-tenant-code is another tenant's`,
+        content: PROBLEM_CONTENT,
+      }),
+      s.ApiTooManyRequestsResponse({ description: RATE_LIMITED, content: PROBLEM_CONTENT }),
+    ]),
   );
 
 /** x-tenant-code must be sent (the spec shows it on the card settings change). */
 export const RequireTenantHeader = () =>
   applyDecorators(
     SetMetadata(TENANT_HEADER_REQUIRED, true),
-    ApiHeader({
-      name: 'x-tenant-code',
-      required: true,
-      description: "Tenant code; must equal the token's tenant.",
-    }),
+    ApiDocs((s) => [
+      s.ApiHeader({
+        name: 'x-tenant-code',
+        required: true,
+        description: "Tenant code; must equal the token's tenant.",
+      }),
+    ]),
   );
 
 /** The authenticated caller; only on routes behind the auth guard. */

@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, Logger, Res, ServiceUnavailableException } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckResult,
@@ -10,10 +9,11 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/decorators';
 import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors/dependency-errors';
+import { ApiDocs } from '../http/openapi-docs';
 import { REDIS } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-connection';
 
-@ApiExcludeController()
+@ApiDocs((s) => [s.ApiExcludeController()])
 @Public()
 @Controller('health')
 export class HealthController {
@@ -37,7 +37,8 @@ export class HealthController {
    * warning per failed probe: an outage is not our error, and probes come every few seconds.
    */
   @Get('ready')
-  @HealthCheck()
+  // Left out of the document anyway; documented, it would load @nestjs/swagger in every process.
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult> {
     try {
       return await this.health.check([

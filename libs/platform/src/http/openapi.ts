@@ -1,9 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_SECURITY_NAME } from '../auth/decorators';
 import { SCOPES } from '../auth/scopes';
 import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
 import { documentCommonAnswers } from './openapi-answers';
+import { applyApiDocs } from './openapi-docs';
+
+type Swagger = typeof import('@nestjs/swagger');
 
 const PROBLEM_SCHEMA = {
   type: 'object',
@@ -37,11 +40,12 @@ const PROBLEM_SCHEMA = {
  * The document is built on the first request for it: a process that nobody asks for its document
  * (a worker, a replica behind a gateway) does not hold it, nor the scan that builds it.
  */
-export function setupOpenApi(
+export async function setupOpenApi(
   app: NestFastifyApplication,
   info: { title: string; description: string; version: string; port: number },
-): void {
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, info), {
+): Promise<void> {
+  const swagger = await import('@nestjs/swagger');
+  swagger.SwaggerModule.setup('docs', app, () => buildOpenApiDocument(swagger, app, info), {
     jsonDocumentUrl: 'docs-json',
     raw: ['json'],
   });
@@ -50,13 +54,15 @@ export function setupOpenApi(
 
 /** The app's document: its routes as Nest scans them, and the answers every operation shares. */
 function buildOpenApiDocument(
+  swagger: Swagger,
   app: NestFastifyApplication,
   info: { title: string; description: string; version: string; port: number },
 ): OpenAPIObject {
   const scopes = Object.entries(SCOPES)
     .map(([scope, what]) => `- \`${scope}\`: ${what}`)
     .join('\n');
-  const config = new DocumentBuilder()
+  applyApiDocs(swagger);
+  const config = new swagger.DocumentBuilder()
     .setTitle(info.title)
     .setDescription(
       `${info.description}\n\nEvery /api/v1 call needs an API token in \`x-auth-token\` (from \`npm run -s cli -- token:create --tenant <code> --scopes <a,b>\`). ` +
@@ -72,7 +78,7 @@ function buildOpenApiDocument(
     })
     .addSecurity(AUTH_SECURITY_NAME, { type: 'apiKey', in: 'header', name: 'x-auth-token' })
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = swagger.SwaggerModule.createDocument(app, config);
   document.components = document.components ?? {};
   document.components.schemas = { ...(document.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
   documentCommonAnswers(document);

@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiExtension } from '@nestjs/swagger';
+import { ApiDocs } from '../http/openapi-docs';
 
 export const WITHOUT_IDEMPOTENCY_KEY = 'fincore:without-idempotency-key';
 /** Marks the operation in the OpenAPI document until the document is completed (then removed). */
@@ -12,5 +12,5 @@ export const WITHOUT_IDEMPOTENCY_KEY_EXTENSION = 'x-fincore-without-idempotency-
 export const WithoutIdempotencyKey = () =>
   applyDecorators(
     SetMetadata(WITHOUT_IDEMPOTENCY_KEY, true),
-    ApiExtension(WITHOUT_IDEMPOTENCY_KEY_EXTENSION, true),
+    ApiDocs((s) => [s.ApiExtension(WITHOUT_IDEMPOTENCY_KEY_EXTENSION, true)]),
   );

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Injectable, Module, Global } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Public } from '../auth/decorators';
+import { ApiDocs } from '../http/openapi-docs';
 
 /** One registry per application instance (not prom-client's global one), so apps can share a process in tests. */
 @Injectable()
@@ -21,7 +21,7 @@ export class MetricsService {
   }
 }
 
-@ApiExcludeController()
+@ApiDocs((s) => [s.ApiExcludeController()])
 @Public()
 @Controller('metrics')
 export class MetricsController {
