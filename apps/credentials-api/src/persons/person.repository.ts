@@ -74,6 +74,7 @@ export class PersonRepository {
       .columns.map((c) => `"${c.databaseName}"`)
       .join(', '));
   }
+
   /** A row as the driver converted it (timestamps to Dates), as an entity. */
   private toEntity(row: Record<string, unknown>): PersonEntity {
     const metadata = this.db.getMetadata(PersonEntity);
