@@ -26,23 +26,6 @@ export function statementName(sql: string): string {
  */
 export async function queryPrepared<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
   const pool = (db.driver as PostgresDriver).master as Pool;
-  // Not pool.query: it queries with a callback, which the pool's client does not guard against a
-  // server that stops answering (see clientGivingUpAfter). A promise query is guarded.
-  const client = await pool.connect();
-  // A connection the guard destroys also emits 'error': the failed query reports it, and an
-  // 'error' without a listener would end the process.
-  client.on('error', ignoreConnectionError);
-  try {
-    const result = await client.query({ name: statementName(sql), text: sql, values: params });
-    client.removeListener('error', ignoreConnectionError);
-    client.release();
-    return result.rows as T[];
-  } catch (error) {
-    client.removeListener('error', ignoreConnectionError);
-    // As pool.query does: a client whose query failed leaves the pool.
-    client.release(error as Error);
-    throw error;
-  }
+  const result = await pool.query({ name: statementName(sql), text: sql, values: params });
+  return result.rows as T[];
 }
-
-function ignoreConnectionError(): void {}
