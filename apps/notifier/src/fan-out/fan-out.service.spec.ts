@@ -22,6 +22,7 @@ describe('FanOutService', () => {
     priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 2])));
     return new FanOutService(deliveries, queue, metrics, priority, delivery, {
       WEBHOOK_CONCURRENCY: concurrency,
+      WEBHOOK_TIMEOUT_MS: 2000,
     } as AppConfig);
   };
   const created = (id: string): CreatedDelivery => ({
@@ -127,8 +128,13 @@ describe('FanOutService', () => {
       deliveries.claimEventAndCreateDeliveries.mockResolvedValue([]);
       deliveries.findPendingForEvent.mockResolvedValue([{ id: 'd1', tenantId: 't1', nextAttemptAt: due }]);
 
+      const before = Date.now();
       expect(await sut.handle('event-1')).toBe(1);
 
+      // First attempts started at fan-out within 2 x WEBHOOK_TIMEOUT_MS may be under way elsewhere: not asked for.
+      const [, since] = deliveries.findPendingForEvent.mock.calls[0];
+      expect(since.getTime()).toBeGreaterThanOrEqual(before - 4000);
+      expect(since.getTime()).toBeLessThanOrEqual(Date.now() - 4000);
       expect(queue.add).toHaveBeenCalledWith(
         'deliver',
         { deliveryId: 'd1' },

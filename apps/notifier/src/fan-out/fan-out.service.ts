@@ -28,6 +28,7 @@ export class FanOutService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(FanOutService.name);
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inlineLimit: number;
+  private readonly webhookTimeoutMs: number;
   private closing = false;
 
   constructor(
@@ -39,6 +40,7 @@ export class FanOutService implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.inlineLimit = config.WEBHOOK_CONCURRENCY;
+    this.webhookTimeoutMs = config.WEBHOOK_TIMEOUT_MS;
   }
 
   /** Answers how many deliveries it created or queued. */
@@ -63,7 +65,11 @@ export class FanOutService implements BeforeApplicationShutdown {
       return created.length;
     }
     // Nothing created: nobody subscribes, or the event was seen before (its enqueueing may not have happened).
-    const pending = await this.deliveries.findPendingForEvent(eventId);
+    // A first attempt another notifier started at fan-out may be under way: left to the reconciler.
+    const pending = await this.deliveries.findPendingForEvent(
+      eventId,
+      new Date(Date.now() - 2 * this.webhookTimeoutMs),
+    );
     if (!pending) {
       this.logger.warn(`Domain event ${eventId} is not in the outbox; nothing to notify`);
       return 0;

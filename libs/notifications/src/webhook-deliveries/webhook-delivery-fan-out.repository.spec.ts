@@ -107,12 +107,14 @@ describe('WebhookDeliveryRepository: fan-out', () => {
 
   describe('findPendingForEvent', () => {
     it('answers undefined for an event that is not in the outbox', async () => {
-      expect(await sut.findPendingForEvent('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+      expect(
+        await sut.findPendingForEvent('00000000-0000-4000-8000-000000000000', new Date()),
+      ).toBeUndefined();
     });
 
     it('answers an empty list for an event nobody subscribed to', async () => {
       const eventId = await rows.event(tenant, { processed: true });
-      expect(await sut.findPendingForEvent(eventId)).toEqual([]);
+      expect(await sut.findPendingForEvent(eventId, new Date())).toEqual([]);
     });
 
     it('answers only the pending deliveries of the event, with their due time', async () => {
@@ -123,9 +125,33 @@ describe('WebhookDeliveryRepository: fan-out', () => {
       const other = await rows.endpoint(tenant);
       await rows.delivery(other, { eventId, status: 'SUCCEEDED', nextAttemptAt: null });
 
-      expect(await sut.findPendingForEvent(eventId)).toEqual([
+      expect(await sut.findPendingForEvent(eventId, new Date())).toEqual([
         { id: pending.id, tenantId: tenant.id, nextAttemptAt: due },
       ]);
+    });
+
+    it('leaves out a delivery created after the given time and never attempted: its first attempt may be under way', async () => {
+      const endpoint = await rows.endpoint(tenant);
+      const eventId = await rows.event(tenant, { processed: true });
+      const since = new Date('2026-03-01T00:00:00Z');
+      const after = new Date('2026-03-01T00:00:01Z');
+      const fresh = await rows.delivery(endpoint, { eventId, createdAt: after, attemptCount: 0 });
+      const retried = await rows.delivery(await rows.endpoint(tenant), {
+        eventId,
+        createdAt: after,
+        attemptCount: 1,
+      });
+      const older = await rows.delivery(await rows.endpoint(tenant), {
+        eventId,
+        createdAt: since,
+        attemptCount: 0,
+      });
+
+      const ids = (await sut.findPendingForEvent(eventId, since))!.map((d) => d.id);
+
+      expect(ids).toEqual(expect.arrayContaining([retried.id, older.id]));
+      expect(ids).not.toContain(fresh.id);
+      expect(ids).toHaveLength(2);
     });
   });
 

@@ -179,16 +179,22 @@ export class WebhookDeliveryRepository {
     }));
   }
 
-  /** The pending deliveries of an event; undefined when the event is not in the outbox. */
+  /**
+   * The pending deliveries of an event; undefined when the event is not in the outbox. As in
+   * pagePending, those created after `firstAttemptsSince` and never attempted are left out: their
+   * first attempt may be under way.
+   */
   async findPendingForEvent(
     eventId: string,
+    firstAttemptsSince: Date,
   ): Promise<Array<PendingDelivery & { tenantId: string }> | undefined> {
     const rows: Array<{ id: string | null; tenant_id: string; next_attempt_at: Date | null }> =
       await this.db.query(
         `SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o
            LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
+                 AND NOT (d.attempt_count = 0 AND d.created_at > $2)
           WHERE o.id = $1`,
-        [eventId],
+        [eventId, firstAttemptsSince],
       );
     if (!rows.length) return undefined;
     return rows
