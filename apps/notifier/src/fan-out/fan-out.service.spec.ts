@@ -33,6 +33,16 @@ describe('FanOutService', () => {
     forAttempt: { id } as DeliveryForAttempt,
   });
 
+  /** Holds the next first attempt until the answer is called. */
+  const holdFirstAttempt = () => {
+    let finish!: () => void;
+    delivery.attemptRead.mockReturnValueOnce(
+      new Promise((resolve) => (finish = () => resolve({ kind: 'done' }))),
+    );
+    return () => finish();
+  };
+  const flushPromises = () => new Promise((resolve) => setImmediate(resolve));
+
   beforeEach(() => {
     deliveries = newDouble<WebhookDeliveryRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
@@ -58,11 +68,8 @@ describe('FanOutService', () => {
       expect(deliveries.findPendingForEvent).not.toHaveBeenCalled();
     });
 
-    it("queues in one bulk add, at its tenant's priority, the deliveries beyond the first attempts under way", async () => {
-      let finish!: () => void;
-      delivery.attemptRead.mockReturnValueOnce(
-        new Promise((resolve) => (finish = () => resolve({ kind: 'done' }))),
-      );
+    it('starts all of an event\'s first attempts while fewer events than WEBHOOK_CONCURRENCY have some under way', async () => {
+      const finish = holdFirstAttempt();
       deliveries.claimEventAndCreateDeliveries
         .mockResolvedValueOnce([created('d1')])
         .mockResolvedValueOnce([created('d2'), created('d3'), created('d4')]);
@@ -72,6 +79,24 @@ describe('FanOutService', () => {
       finish();
       await sut.beforeApplicationShutdown();
 
+      expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual(['d1', 'd2', 'd3', 'd4']);
+      expect(queue.addBulk).not.toHaveBeenCalled();
+    });
+
+    it("queues in one bulk add, at its tenant's priority, an event's deliveries once that many events have attempts under way", async () => {
+      const [finish1, finish2] = [holdFirstAttempt(), holdFirstAttempt()];
+      deliveries.claimEventAndCreateDeliveries
+        .mockResolvedValueOnce([created('d1')])
+        .mockResolvedValueOnce([created('d2')])
+        .mockResolvedValueOnce([created('d3'), created('d4')]);
+
+      await sut.handle('event-1');
+      await sut.handle('event-2');
+      expect(await sut.handle('event-3')).toBe(2);
+      finish1();
+      finish2();
+      await sut.beforeApplicationShutdown();
+
       expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual(['d1', 'd2']);
       expect(queue.addBulk).toHaveBeenCalledTimes(1);
       expect(queue.addBulk.mock.calls[0][0].map((job) => job.opts?.jobId)).toEqual(['d3', 'd4']);
@@ -79,8 +104,28 @@ describe('FanOutService', () => {
       // What it created counts into its tenant's backlog before the next count.
       expect(priority.of.mock.calls).toEqual([
         ['t1', 1],
-        ['t1', 3],
+        ['t1', 1],
+        ['t1', 2],
       ]);
+    });
+
+    it('takes an event off the events under way once all of its first attempts finished', async () => {
+      const finish = holdFirstAttempt();
+      deliveries.claimEventAndCreateDeliveries
+        .mockResolvedValueOnce([created('d1'), created('d2')])
+        .mockResolvedValueOnce([created('d3')])
+        .mockResolvedValueOnce([created('d4')]);
+
+      await sut.handle('event-1');
+      await sut.handle('event-2');
+      await flushPromises();
+      await sut.handle('event-3');
+      finish();
+      await sut.beforeApplicationShutdown();
+
+      // event-1 still waits for d1, event-2 is done: event-3 may start.
+      expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual(['d1', 'd2', 'd3', 'd4']);
+      expect(queue.addBulk).not.toHaveBeenCalled();
     });
 
     it('queues a first attempt that must wait at its time, and one that failed unrecorded at once', async () => {

@@ -17,17 +17,20 @@ import { NotifierMetrics } from '../metrics/notifier-metrics';
  * For one domain event, one delivery per active endpoint of the tenant that wants the type, if
  * the tenant enabled the type over WEBHOOK before the event occurred; earlier events of its
  * subject not fanned out yet go first. Creating deliveries and marking the event processed commit
- * together. Then each delivery's first attempt starts at once, from what the fan-out's statement
- * answered, while fewer than WEBHOOK_CONCURRENCY first attempts are under way; the others get a job
- * at their tenant's priority (its backlog), as do first attempts that must wait or retry. A crash
+ * together. Then the event's first attempts start at once, all of them, from what the fan-out's
+ * statement answered, while fewer than WEBHOOK_CONCURRENCY events have first attempts under way (an
+ * event has at most one delivery per endpoint, so the requests in flight stay bounded by the
+ * endpoints a tenant may have); otherwise each delivery gets a job at its tenant's priority (its
+ * backlog), as do first attempts that must wait or retry. A crash
  * mid-attempt leaves the delivery pending without a job: the delivery reconciler gives it one. An
  * event seen again has its pending deliveries enqueued, so a crash before enqueueing loses nothing.
  */
 @Injectable()
 export class FanOutService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(FanOutService.name);
+  /** One entry per event whose first attempts are under way. */
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly inlineLimit: number;
+  private readonly eventsInFlightLimit: number;
   private readonly webhookTimeoutMs: number;
   private closing = false;
 
@@ -39,7 +42,7 @@ export class FanOutService implements BeforeApplicationShutdown {
     private readonly delivery: DeliveryService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.inlineLimit = config.WEBHOOK_CONCURRENCY;
+    this.eventsInFlightLimit = config.WEBHOOK_CONCURRENCY;
     this.webhookTimeoutMs = config.WEBHOOK_TIMEOUT_MS;
   }
 
@@ -52,16 +55,16 @@ export class FanOutService implements BeforeApplicationShutdown {
         perType.set(d.notificationTypeCode, (perType.get(d.notificationTypeCode) ?? 0) + 1);
       for (const [type, n] of perType) this.metrics.fannedOut.inc({ type }, n);
       const priority = await this.priority.of(created[0].tenantId, created.length);
-      const free = this.closing ? 0 : Math.max(0, this.inlineLimit - this.inFlight.size);
-      const queued = created.slice(free);
-      // Jobs first: should adding them fail, this job is retried before any attempt has started.
-      if (queued.length)
+      // An event's deliveries go out together, as one job would send them: a job per delivery would
+      // cost each its own queue round trips and read.
+      if (this.closing || this.inFlight.size >= this.eventsInFlightLimit) {
         await addNewWebhookDeliveries(
           this.queue,
-          queued.map((d) => ({ deliveryId: d.id, priority })),
+          created.map((d) => ({ deliveryId: d.id, priority })),
         );
-      const trace = traceCarrier();
-      for (const d of created.slice(0, free)) this.attemptFirst(d, priority, trace);
+      } else {
+        this.attemptFirst(created, priority, traceCarrier());
+      }
       return created.length;
     }
     // Nothing created: nobody subscribes, or the event was seen before (its enqueueing may not have happened).
@@ -93,8 +96,14 @@ export class FanOutService implements BeforeApplicationShutdown {
   }
 
   /** Not awaited by the fan-out job: a slow receiver holds up neither it nor other tenants' events. */
-  private attemptFirst(created: CreatedDelivery, priority: number, trace: TraceCarrier | undefined): void {
-    const run = this.attemptAndFollowUp(created, priority, trace).finally(() => this.inFlight.delete(run));
+  private attemptFirst(
+    created: readonly CreatedDelivery[],
+    priority: number,
+    trace: TraceCarrier | undefined,
+  ): void {
+    const run: Promise<void> = Promise.allSettled(
+      created.map((d) => this.attemptAndFollowUp(d, priority, trace)),
+    ).then(() => void this.inFlight.delete(run));
     this.inFlight.add(run);
   }
 
