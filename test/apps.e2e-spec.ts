@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
@@ -16,6 +17,12 @@ async function apiOperations(sut: RunningApp): Promise<Array<{ method: string; p
         path: path.replace(/\{[^}]+\}/g, 'x'),
       })),
     );
+}
+
+/** synchronous_commit of the sessions in the app's own pool. */
+async function synchronousCommitOf(sut: RunningApp): Promise<string> {
+  const [row] = await sut.app.get(DataSource).query('SHOW synchronous_commit');
+  return row.synchronous_commit;
 }
 
 /** Contracts every app keeps, checked on the real apps with every route they have. */
@@ -44,6 +51,11 @@ describe.each([
     }
     expect((await sut.api.get('/health/ready')).status).toBe(200);
   });
+
+  it('commits waiting for the WAL flush: an acknowledged change survives a crash', async () => {
+    const sut = await stack.startApp(definition);
+    expect(await synchronousCommitOf(sut)).toBe('on');
+  });
 });
 
 describe('notifier', () => {
@@ -60,5 +72,10 @@ describe('notifier', () => {
     expect(routes).not.toContain('api/v1');
     expect((await sut.api.get('/docs-json')).status).toBe(404);
     expect((await sut.api.get('/health/ready')).status).toBe(200);
+  });
+
+  it('commits without waiting for the WAL flush: what it writes is redone after a crash', async () => {
+    const sut = await stack.startApp(NotifierApp);
+    expect(await synchronousCommitOf(sut)).toBe('off');
   });
 });

@@ -251,4 +251,38 @@ describe('transactional outbox and relay', () => {
       await recovered.close();
     }
   });
+
+  it('runs again a completed domain-events job whose event was left unprocessed (its commit lost in a crash)', async () => {
+    const publisher = sut.app.get(OutboxPublisher);
+    const relay = sut.app.get(OutboxRelay);
+    const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
+    const handled: string[] = [];
+    const consume = () =>
+      new Worker(QueueName.DomainEvents, async (job: Job) => void handled.push(job.id!), {
+        connection: redisConnectionOptions(stack.config.REDIS_URL),
+        prefix: queuePrefix(stack.config.QUEUE_PREFIX),
+      });
+    // A consumer whose claim of the event PostgreSQL lost: its job completed, the row says unprocessed.
+    const forgetful = consume();
+    await publisher.publish([event.id]);
+    await eventually(async () => (await (await queue.getJob(event.id))?.getState()) === 'completed');
+    await forgetful.close();
+    await db.query(`UPDATE events.outbox SET published_at = now() - interval '5 minutes' WHERE id = $1`, [
+      event.id,
+    ]);
+
+    expect(await relay.reconcile()).toBeGreaterThanOrEqual(1);
+    expect(await (await queue.getJob(event.id))!.getState()).not.toBe('completed');
+    const again = consume();
+    try {
+      await eventually(() => handled.filter((id) => id === event.id).length === 2);
+    } finally {
+      await again.close();
+    }
+    // Once processed, its completed job is left alone.
+    await db.query(`UPDATE events.outbox SET processed_at = now() WHERE id = $1`, [event.id]);
+    await eventually(async () => (await (await queue.getJob(event.id))?.getState()) === 'completed');
+    await relay.reconcile();
+    expect(await (await queue.getJob(event.id))!.getState()).toBe('completed');
+  });
 });

@@ -9,5 +9,9 @@ export const NotifierApp: AppDefinition = {
   module: NotifierModule,
   port: (config) => config.NOTIFIER_PORT,
   openApi: false,
+  // Claims, deliveries and attempts all follow from outbox rows the APIs committed durably. A crash
+  // that loses the last of them leaves events unprocessed and deliveries pending, which the
+  // reconcilers hand out again (at least once, with the same webhook-id).
+  asynchronousCommit: true,
   configure: (app, config) => mountBullBoard(app, config),
 };

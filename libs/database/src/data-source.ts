@@ -14,6 +14,12 @@ export interface DatabaseSettings {
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS?: number;
   /** Longest a request waits for a pooled connection, or for a new one to be established. */
   DATABASE_ACQUIRE_TIMEOUT_MS?: number;
+  /**
+   * Commits answer before their WAL is flushed (synchronous_commit off), for an app whose writes
+   * are all derived from changes already committed durably and are redone after a crash. Set by the
+   * app, not by an environment variable.
+   */
+  asynchronousCommit?: boolean;
 }
 
 /** Beyond the statement timeout, how long the client still waits for a server that says nothing. */
@@ -40,6 +46,7 @@ export function poolOptions(settings: DatabaseSettings): Record<string, unknown>
     lock_timeout: bounds.DATABASE_LOCK_TIMEOUT_MS,
     idle_in_transaction_session_timeout: bounds.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     keepAlive: true,
+    ...(settings.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
     ...(statementTimeout > 0
       ? { Client: clientGivingUpAfter(statementTimeout + UNRESPONSIVE_SERVER_MARGIN_MS) }
       : {}),

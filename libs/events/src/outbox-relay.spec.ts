@@ -129,6 +129,17 @@ describe('OutboxRelay', () => {
       expect(await metric('outbox_events_reenqueued_total')).toBe(1);
     });
 
+    it('runs again a completed job whose event is still unprocessed: its processing was lost', async () => {
+      const completed = job('e-1', 'completed');
+      const active = job('e-2', 'active');
+      outbox.pagePublishedUnprocessed.mockResolvedValue([published('e-1'), published('e-2')]);
+      queue.getJob.mockImplementation(async (id) => (id === 'e-1' ? completed : active) as unknown as Job);
+      expect(await sut.reconcile()).toBe(1);
+      expect(completed.retry).toHaveBeenCalledWith('completed');
+      expect(active.retry).not.toHaveBeenCalled();
+      expect(publisher.enqueue).not.toHaveBeenCalled();
+    });
+
     it('pages through every unprocessed event after the last one of a full page', async () => {
       const fullPage = Array.from({ length: 1000 }, (_, i) => published(`e-${i}`, 120));
       outbox.pagePublishedUnprocessed

@@ -112,7 +112,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /**
    * Brings back every published event that nobody processed and whose job can no longer run: a job
    * Redis lost is enqueued again, a job that ran out of attempts (or stalled past the limit, which
-   * BullMQ also records as failed) is retried. Pages through all such events, oldest first.
+   * BullMQ also records as failed) is retried, and so is a completed one: its processing was lost
+   * (a consumer commits without waiting for the WAL flush, and PostgreSQL crashed). Pages through
+   * all such events, oldest first.
    */
   async reconcile(): Promise<number> {
     const recovered: string[] = [];
@@ -146,8 +148,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const outcomes = await mapInBatches(ids, 50, async (id) => {
       const job = await this.queue.getJob(id);
       if (!job) return 'missing';
-      if ((await job.getState()) !== 'failed') return 'alive';
-      await job.retry('failed');
+      const state = await job.getState();
+      if (state !== 'failed' && state !== 'completed') return 'alive';
+      await job.retry(state);
       return 'retried';
     });
     const missing = events.filter((_, i) => outcomes[i] === 'missing');

@@ -30,6 +30,11 @@ export interface AppDefinition {
   port(config: AppConfig): number;
   /** False for a worker with no API of its own: no /docs, and @nestjs/swagger never loads. */
   openApi?: boolean;
+  /**
+   * True for an app that writes only state derived from durably committed changes, which its
+   * reconcilers redo after a crash: its commits do not wait for the WAL flush.
+   */
+  asynchronousCommit?: boolean;
   /** App-specific wiring after the Nest app exists and before it listens (e.g. Bull Board). */
   configure?(app: NestFastifyApplication, config: AppConfig): Promise<void> | void;
 }
@@ -71,7 +76,16 @@ export async function createApp(
   if (tracingActive()) traceHttpRequests(fastify, { skip: QUIET_PATHS });
   openRequestContexts(fastify);
 
-  @Module({ imports: [PlatformModule.forRoot({ appName: definition.name, config }), definition.module] })
+  @Module({
+    imports: [
+      PlatformModule.forRoot({
+        appName: definition.name,
+        config,
+        asynchronousCommit: definition.asynchronousCommit,
+      }),
+      definition.module,
+    ],
+  })
   class RootModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {

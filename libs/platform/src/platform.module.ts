@@ -28,6 +28,8 @@ import { createValidationPipe } from './validation/validation';
 export interface PlatformOptions {
   appName: string;
   config: AppConfig;
+  /** See AppDefinition.asynchronousCommit. */
+  asynchronousCommit?: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface PlatformOptions {
  */
 @Module({})
 export class PlatformModule {
-  static forRoot({ appName, config }: PlatformOptions): DynamicModule {
+  static forRoot({ appName, config, asynchronousCommit }: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
       global: true,
@@ -58,7 +60,7 @@ export class PlatformModule {
             redact: ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie'],
           },
         }),
-        DatabaseModule.forRoot(APP_CONFIG),
+        DatabaseModule.forRoot(APP_CONFIG, { asynchronousCommit }),
         TypeOrmModule.forFeature([TenantEntity, ApiTokenEntity]),
         RedisModule,
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
