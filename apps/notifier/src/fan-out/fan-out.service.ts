@@ -21,9 +21,9 @@ import { NotifierMetrics } from '../metrics/notifier-metrics';
  * statement answered, while fewer than WEBHOOK_CONCURRENCY events have first attempts under way (an
  * event has at most one delivery per endpoint, so the requests in flight stay bounded by the
  * endpoints a tenant may have); otherwise each delivery gets a job at its tenant's priority (its
- * backlog), as do first attempts that must wait or retry. A crash
- * mid-attempt leaves the delivery pending without a job: the delivery reconciler gives it one. An
- * event seen again has its pending deliveries enqueued, so a crash before enqueueing loses nothing.
+ * backlog), as do first attempts that must wait or retry. A crash mid-attempt leaves the delivery
+ * pending without a job: the delivery reconciler gives it one. An event seen again has its pending
+ * deliveries enqueued, so a crash before enqueueing loses nothing.
  */
 @Injectable()
 export class FanOutService implements BeforeApplicationShutdown {

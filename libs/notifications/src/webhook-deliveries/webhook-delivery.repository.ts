@@ -218,10 +218,10 @@ export class WebhookDeliveryRepository {
     return row && toDeliveryForAttempt(row);
   }
 
-  /** Locks the delivery row (FOR UPDATE) and answers its attempts in the current retry cycle. */
+  /** Locks the delivery row (FOR NO KEY UPDATE) and answers its attempts in the current retry cycle. */
   async lockForFailedAttempt(manager: EntityManager, deliveryId: string): Promise<number> {
     const [row]: Array<{ cycle_attempts: number }> = await manager.query(
-      `SELECT cycle_attempts FROM notifications.webhook_deliveries WHERE id = $1 FOR UPDATE`,
+      `SELECT cycle_attempts FROM notifications.webhook_deliveries WHERE id = $1 FOR NO KEY UPDATE`,
       [deliveryId],
     );
     return row.cycle_attempts;
@@ -246,7 +246,7 @@ export class WebhookDeliveryRepository {
            AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
        locked AS (
          SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-         FOR UPDATE SKIP LOCKED),
+         FOR NO KEY UPDATE SKIP LOCKED),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -268,8 +268,9 @@ export class WebhookDeliveryRepository {
          UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
            FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
           WHERE e.id = latest.endpoint_id
+            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait
             AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
-                         FOR UPDATE SKIP LOCKED)
+                         FOR NO KEY UPDATE SKIP LOCKED)
             AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
        SELECT id, status FROM delivery`,
       [
@@ -462,7 +463,7 @@ export class WebhookDeliveryRepository {
          UPDATE notifications.webhook_endpoints SET last_success_at = $4::timestamptz, failing_since = NULL
           -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row,
           -- so it cannot deadlock with a disable or a failure being recorded (the next success records health)
-          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $11 FOR UPDATE SKIP LOCKED)
+          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $11 FOR NO KEY UPDATE SKIP LOCKED)
             AND $9::varchar = 'SUCCEEDED'
             AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $4::timestamptz - interval '1 second'))
        SELECT status FROM delivery`,

@@ -45,6 +45,19 @@ describe('WebhookEndpointRepository', () => {
     });
   });
 
+  describe('lockForFailedAttempt', () => {
+    it("leaves the endpoint's new deliveries free to be created meanwhile (their foreign-key check)", async () => {
+      const endpoint = await rows.endpoint(tenant);
+
+      await inTransaction(async (m) => {
+        await sut.lockForFailedAttempt(m, endpoint.id);
+        // Another session: with FOR UPDATE held here, its KEY SHARE check would wait for this commit.
+        const created = await rows.delivery(endpoint);
+        expect(await rows.deliveryRow(created.id)).toMatchObject({ endpointId: endpoint.id });
+      });
+    });
+  });
+
   describe('pauseFor and liftPause', () => {
     const pauseLeftMs = async (endpointId: string) =>
       (

@@ -79,9 +79,12 @@ export class WebhookEndpointRepository {
     await manager.update(WebhookEndpointEntity, endpointId, changes);
   }
 
-  /** Locks the endpoint row (FOR UPDATE) before a failed attempt of one of its deliveries is recorded. */
+  /**
+   * Locks the endpoint row before a failed attempt of one of its deliveries is recorded. NO KEY: the
+   * fan-outs' foreign-key checks of new deliveries to it need not wait.
+   */
   async lockForFailedAttempt(manager: EntityManager, endpointId: string): Promise<void> {
-    await manager.query(`SELECT 1 FROM notifications.webhook_endpoints WHERE id = $1 FOR UPDATE`, [
+    await manager.query(`SELECT 1 FROM notifications.webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`, [
       endpointId,
     ]);
   }
