@@ -15,6 +15,7 @@ import { DeliveryService } from './delivery.service';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
+import { TenantPriority } from '../fairness/tenant-priority';
 
 const config = {
   WEBHOOK_RETRY_SCHEDULE: '5,300',
@@ -75,6 +76,7 @@ describe('DeliveryService', () => {
   let secrets: jest.Mocked<SecretBox>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let pacer: jest.Mocked<EndpointPacer>;
+  let priority: jest.Mocked<TenantPriority>;
   let sut: DeliveryService;
 
   beforeEach(() => {
@@ -89,6 +91,7 @@ describe('DeliveryService', () => {
     metrics = newNotifierMetricsDouble();
     pacer = newDouble<EndpointPacer>();
     pacer.pace.mockResolvedValue({ kind: 'send' });
+    priority = newDouble<TenantPriority>();
     sut = new DeliveryService(
       deliveries,
       endpoints,
@@ -99,6 +102,7 @@ describe('DeliveryService', () => {
       config,
       pacer,
       new SucceededAttemptRecorder(deliveries),
+      priority,
     );
   });
 
@@ -315,6 +319,8 @@ describe('DeliveryService', () => {
       expect(unitOfWork.run).not.toHaveBeenCalled();
       expect(metrics.deliveries.inc).toHaveBeenCalledWith({ outcome: 'succeeded' });
       expect(metrics.eventToDelivery.observe).toHaveBeenCalled();
+      // No longer pending: off its tenant's backlog.
+      expect(priority.finished).toHaveBeenCalledWith('tenant-1');
     });
 
     it('locks the endpoint, then the delivery, and schedules a retry after a failure', async () => {
@@ -341,6 +347,7 @@ describe('DeliveryService', () => {
       expect(record.nextAttemptAt!.getTime() - record.finishedAt.getTime()).toBeGreaterThanOrEqual(4000);
       expect(endpoints.disableIfActive).not.toHaveBeenCalled();
       expect(metrics.deliveries.inc).toHaveBeenCalledWith({ outcome: 'retry_scheduled' });
+      expect(priority.finished).not.toHaveBeenCalled();
     });
 
     it('fails the delivery once the schedule is exhausted', async () => {
@@ -360,6 +367,7 @@ describe('DeliveryService', () => {
         error: 'timeout',
         statusCode: null,
       });
+      expect(priority.finished).toHaveBeenCalledWith('tenant-1');
     });
 
     it('is done when someone else finished the delivery while it was being sent', async () => {

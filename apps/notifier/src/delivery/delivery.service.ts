@@ -13,6 +13,7 @@ import {
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, inSpan, TraceCarrier } from '@fincore/platform';
 import { SecretBox, signWebhook } from '@fincore/webhooks';
+import { TenantPriority } from '../fairness/tenant-priority';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { endpointPauseMs } from './domain/endpoint-pacing';
 import { recheckBehindHead, webhookEnvelope } from './domain/ordering';
@@ -57,6 +58,7 @@ export class DeliveryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pacer: EndpointPacer,
     private readonly successes: SucceededAttemptRecorder,
+    private readonly priority: TenantPriority,
   ) {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -154,13 +156,15 @@ export class DeliveryService {
    */
   private async record(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt): Promise<NextRun> {
     const now = new Date();
-    const { decision, nextAt } =
+    const { decision, nextAt, status } =
       sent.result.kind === 'response' && isSuccess(sent.result.statusCode)
         ? await this.recordSuccess(delivery, startedAt, sent, now)
         : await this.unitOfWork.run(({ manager }) =>
             this.recordFailure(manager, delivery, startedAt, sent, now),
           );
     this.observe(decision, sent, delivery);
+    if (status === DeliveryStatus.Succeeded || status === DeliveryStatus.Failed)
+      this.priority.finished(delivery.tenantId);
     if (nextAt) return { kind: 'run_at', at: nextAt };
     // Succeeded or failed for good: the chain moves on (a failure leaves a gap in the sequence).
     const next = delivery.chain && (await this.deliveries.pendingInChain(delivery.chain, 'after'));
@@ -183,7 +187,7 @@ export class DeliveryService {
     const decision: Decision = { kind: 'succeeded' };
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
     const status = await this.successes.record(attempt);
-    return { decision, nextAt: dueAgainAt(status, attempt) };
+    return { decision, nextAt: dueAgainAt(status, attempt), status };
   }
 
   private async recordFailure(
@@ -206,7 +210,7 @@ export class DeliveryService {
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
     const status = await this.deliveries.recordFailedAttempt(manager, attempt);
     await this.updateEndpointHealth(manager, delivery.endpointId, decision, now, attempt.statusCode);
-    return { decision, nextAt: dueAgainAt(status, attempt) };
+    return { decision, nextAt: dueAgainAt(status, attempt), status };
   }
 
   /** After a failure: 410 or a streak longer than the limit disables the endpoint, with the reason kept. */

@@ -33,6 +33,22 @@ describe('TenantPriority', () => {
     });
   });
 
+  describe('finished', () => {
+    it('takes finished deliveries off the backlog it kept, down to none, until the next count', async () => {
+      deliveries.countPendingOfTenant.mockResolvedValue(0);
+
+      for (let i = 0; i < 40; i++) {
+        await sut.of('quiet', 1);
+        sut.finished('quiet');
+      }
+      sut.finished('quiet');
+
+      // One change after another, each delivered: no backlog, however many in the second.
+      expect(await sut.of('quiet', 1)).toBe(2);
+      expect(deliveries.countPendingOfTenant).toHaveBeenCalledTimes(1);
+    });
+  });
+
   describe('ofAll', () => {
     it('counts each tenant once, however many of its deliveries there are', async () => {
       deliveries.countPendingOfTenant.mockImplementation(async (tenantId) =>

@@ -10,7 +10,9 @@ const BACKLOG_TTL_MS = 1000;
  * second, so a flood of fan-outs costs one count per tenant per second. Deliveries this process
  * creates in that second are added to the kept count: a tenant whose thousands of events are fanned
  * out within one second would otherwise keep the priority of its backlog before them, level with a
- * quiet tenant. Only job order depends on it: a stale or lost count delays nobody's delivery beyond
+ * quiet tenant. Deliveries this process finishes are taken off it: a tenant sending one change after
+ * another would otherwise pile up a second's worth of them and sort behind a flood's first jobs.
+ * Only job order depends on it: a stale or lost count delays nobody's delivery beyond
  * the bound in the docs.
  */
 @Injectable()
@@ -33,6 +35,12 @@ export class TenantPriority {
       kept.backlog += created;
     }
     return backlogPriority(kept.backlog);
+  }
+
+  /** A delivery of the tenant is no longer pending (succeeded, or failed for good). */
+  finished(tenantId: string): void {
+    const kept = this.cache.get(tenantId);
+    if (kept && kept.backlog > 0) kept.backlog -= 1;
   }
 
   /** Priorities of several tenants, each counted once. */

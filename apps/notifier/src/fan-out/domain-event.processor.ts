@@ -25,7 +25,8 @@ export class DomainEventProcessor extends WorkerHost {
           'fincore.event.id': eventId,
         },
       }),
-      async (span) => span.setAttribute('fincore.deliveries.queued', await this.fanOut.handle(eventId)),
+      async (span) =>
+        span.setAttribute('fincore.deliveries.queued', await this.fanOut.handle(eventId, job.priority)),
     );
   }
 }

@@ -68,7 +68,7 @@ describe('FanOutService', () => {
       expect(deliveries.findPendingForEvent).not.toHaveBeenCalled();
     });
 
-    it('starts all of an event\'s first attempts while fewer events than WEBHOOK_CONCURRENCY have some under way', async () => {
+    it("starts all of an event's first attempts while fewer events than WEBHOOK_CONCURRENCY have some under way", async () => {
       const finish = holdFirstAttempt();
       deliveries.claimEventAndCreateDeliveries
         .mockResolvedValueOnce([created('d1')])
@@ -107,6 +107,19 @@ describe('FanOutService', () => {
         ['t1', 1],
         ['t1', 2],
       ]);
+    });
+
+    it("sorts the jobs of an event that came in a burst no earlier than the burst's own", async () => {
+      sut = newSut(0);
+      deliveries.claimEventAndCreateDeliveries
+        .mockResolvedValueOnce([created('d1')])
+        .mockResolvedValueOnce([created('d2')]);
+
+      await sut.handle('event-1', 8);
+      await sut.handle('event-2', 1);
+
+      // The tenant's backlog says 2: the burst's 8 wins for the first, the backlog for the other.
+      expect(queue.addBulk.mock.calls.map(([jobs]) => jobs[0].opts?.priority)).toEqual([8, 2]);
     });
 
     it('takes an event off the events under way once all of its first attempts finished', async () => {

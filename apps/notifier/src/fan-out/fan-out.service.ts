@@ -46,15 +46,20 @@ export class FanOutService implements BeforeApplicationShutdown {
     this.webhookTimeoutMs = config.WEBHOOK_TIMEOUT_MS;
   }
 
-  /** Answers how many deliveries it created or queued. */
-  async handle(eventId: string): Promise<number> {
+  /**
+   * Answers how many deliveries it created or queued. `burstPriority`: its `domain-events` job's,
+   * from the size of the burst the event came in; the deliveries' jobs sort no earlier than that, so
+   * a burst's first deliveries, made before its backlog shows in the count, do not sort level with
+   * a quiet tenant's.
+   */
+  async handle(eventId: string, burstPriority = 1): Promise<number> {
     const created = await this.deliveries.claimEventAndCreateDeliveries(eventId, new Date());
     if (created.length) {
       const perType = new Map<string, number>();
       for (const d of created)
         perType.set(d.notificationTypeCode, (perType.get(d.notificationTypeCode) ?? 0) + 1);
       for (const [type, n] of perType) this.metrics.fannedOut.inc({ type }, n);
-      const priority = await this.priority.of(created[0].tenantId, created.length);
+      const priority = Math.max(burstPriority, await this.priority.of(created[0].tenantId, created.length));
       // An event's deliveries go out together, as one job would send them: a job per delivery would
       // cost each its own queue round trips and read.
       if (this.closing || this.inFlight.size >= this.eventsInFlightLimit) {
@@ -83,7 +88,7 @@ export class FanOutService implements BeforeApplicationShutdown {
       pending.map((d) => ({
         deliveryId: d.id,
         runAt: d.nextAttemptAt,
-        priority: priorities.get(d.tenantId)!,
+        priority: Math.max(burstPriority, priorities.get(d.tenantId)!),
       })),
     );
     return pending.length;
