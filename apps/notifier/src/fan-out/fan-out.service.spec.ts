@@ -122,6 +122,30 @@ describe('FanOutService', () => {
       expect(queue.addBulk.mock.calls.map(([jobs]) => jobs[0].opts?.priority)).toEqual([8, 2]);
     });
 
+    it('lets a tenant with twice the slots of deliveries waiting hold only half of the slots', async () => {
+      sut = newSut(4);
+      const finishers = [holdFirstAttempt(), holdFirstAttempt(), holdFirstAttempt()];
+      deliveries.claimEventAndCreateDeliveries.mockImplementation(async (eventId) => [
+        created(`d-${eventId}`),
+      ]);
+      priority.of.mockResolvedValue(8); // 127 to 254 pending: more than 2 x 4 slots x 1 endpoint
+
+      await sut.handle('flood-1');
+      await sut.handle('flood-2');
+      await sut.handle('flood-3');
+      priority.of.mockResolvedValue(2);
+      await sut.handle('quiet-1');
+      for (const finish of finishers) finish();
+      await sut.beforeApplicationShutdown();
+
+      expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual([
+        'd-flood-1',
+        'd-flood-2',
+        'd-quiet-1',
+      ]);
+      expect(queue.addBulk.mock.calls.map(([jobs]) => jobs[0].opts?.jobId)).toEqual(['d-flood-3']);
+    });
+
     it('takes an event off the events under way once all of its first attempts finished', async () => {
       const finish = holdFirstAttempt();
       deliveries.claimEventAndCreateDeliveries

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { QueueName, WebhookDeliveryJob } from '@fincore/events';
+import { backlogPriority, QueueName, WebhookDeliveryJob } from '@fincore/events';
 import {
   addNewWebhookDeliveries,
   CreatedDelivery,
@@ -61,8 +61,12 @@ export class FanOutService implements BeforeApplicationShutdown {
       for (const [type, n] of perType) this.metrics.fannedOut.inc({ type }, n);
       const priority = Math.max(burstPriority, await this.priority.of(created[0].tenantId, created.length));
       // An event's deliveries go out together, as one job would send them: a job per delivery would
-      // cost each its own queue round trips and read.
-      if (this.closing || this.inFlight.size >= this.eventsInFlightLimit) {
+      // cost each its own queue round trips and read. A tenant with more deliveries waiting than the
+      // slots hold twice over queues anyway: it may hold half of them, so that another tenant's
+      // fresh event never waits for a free one.
+      const backlogged = priority > backlogPriority(2 * this.eventsInFlightLimit * created.length);
+      const limit = backlogged ? Math.floor(this.eventsInFlightLimit / 2) : this.eventsInFlightLimit;
+      if (this.closing || this.inFlight.size >= limit) {
         await addNewWebhookDeliveries(
           this.queue,
           created.map((d) => ({ deliveryId: d.id, priority })),
