@@ -6,6 +6,7 @@ import {
   KeyObject,
   randomBytes,
 } from 'node:crypto';
+import { KeptValues } from './kept-values';
 
 /** Opened secrets kept per replica: the notifier opens its endpoints' secrets on every attempt. */
 const OPENED_KEPT = 1000;
@@ -17,7 +18,7 @@ const OPENED_KEPT = 1000;
 export class SecretBox {
   private readonly key: KeyObject;
   /** Sealed form to plaintext: a sealed form (random IV) only ever opens to one secret. */
-  private readonly opened = new Map<string, string>();
+  private readonly opened = new KeptValues<string>(OPENED_KEPT);
 
   constructor(key: string) {
     this.key = createSecretKey(SecretBox.parseKey(key));
@@ -51,12 +52,7 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
-    const known = this.opened.get(sealed);
-    if (known !== undefined) return known;
-    const plaintext = this.decrypt(sealed);
-    if (this.opened.size >= OPENED_KEPT) this.opened.clear();
-    this.opened.set(sealed, plaintext);
-    return plaintext;
+    return this.opened.get(sealed, (s) => this.decrypt(s));
   }
 
   private decrypt(sealed: string): string {

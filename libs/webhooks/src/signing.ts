@@ -8,6 +8,7 @@ import {
   sign,
   timingSafeEqual,
 } from 'node:crypto';
+import { KeptValues } from './kept-values';
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com) signatures over
@@ -39,18 +40,8 @@ export function generateSecret(bytes = 32): string {
 }
 
 /** Keys made from secrets, kept: Node turns a raw HMAC key into a key object on every call, 15 µs. */
-const KEYS_KEPT = 1000;
-const keyObjects = new Map<string, KeyObject>();
-
-function kept(secret: string, make: (secret: string) => KeyObject): KeyObject {
-  let key = keyObjects.get(secret);
-  if (!key) {
-    key = make(secret);
-    if (keyObjects.size >= KEYS_KEPT) keyObjects.clear();
-    keyObjects.set(secret, key);
-  }
-  return key;
-}
+const hmacKeys = new KeptValues<KeyObject>(1000);
+const ed25519Keys = new KeptValues<KeyObject>(1000);
 
 function secretKey(secret: string): KeyObject {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
@@ -97,13 +88,13 @@ export function computeAsymmetricSignature(
   const signature = sign(
     null,
     Buffer.from(`${webhookId}.${timestamp}.${body}`),
-    kept(signingKey, signingKeyObject),
+    ed25519Keys.get(signingKey, signingKeyObject),
   );
   return `v1a,${signature.toString('base64')}`;
 }
 
 export function computeSignature(secret: string, webhookId: string, timestamp: number, body: string): string {
-  const mac = createHmac('sha256', kept(secret, secretKey))
+  const mac = createHmac('sha256', hmacKeys.get(secret, secretKey))
     .update(`${webhookId}.${timestamp}.${body}`)
     .digest('base64');
   return `v1,${mac}`;
