@@ -251,27 +251,20 @@ async function fairnessScenario(ctx: Context): Promise<Metric[]> {
     }
     if (!(await outboxDrained(world, 30_000)))
       throw new Error('the notifier did not handle the set-up events within 30 s');
-    const drive = (ids: string[]) =>
+    // One request at a time unless told otherwise; a tag keeps the warm-up's names apart.
+    const drive = (ids: string[], connections = 1, tag?: string) =>
       driveEvents({
         url: credentials.url,
         token: quiet.token,
         ids,
-        connections: 1,
+        connections,
         receiver,
         receiverPaths: ['/quiet'],
         timeoutMs,
+        tag,
       });
     log(`fairness: warm-up (${warmUpIds.length} changes of the quiet tenant)`);
-    await driveEvents({
-      url: credentials.url,
-      token: quiet.token,
-      ids: warmUpIds,
-      connections: settings.eventConnections,
-      receiver,
-      receiverPaths: ['/quiet'],
-      timeoutMs,
-      tag: 'warm ',
-    });
+    await drive(warmUpIds, settings.eventConnections, 'warm ');
     log(`fairness: ${settings.fairnessEvents} changes of the quiet tenant, one at a time, alone`);
     alone = await drive(quietIds.slice(0, settings.fairnessEvents));
     log(`fairness: the other tenant commits ${settings.fairnessBacklog} events at once`);
