@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { requestContext } from '../context/request-context';
 import { ProblemException } from '../errors/problem';
-import { Principal } from './principal';
+import { Principal } from '../context/principal';
 import { RouteRules, routeRules } from './route-rules';
 import { TokenService } from './token.service';
 

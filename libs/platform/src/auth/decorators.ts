@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ProblemException } from '../errors/problem';
-import { ApiDocs } from '../http/openapi-docs';
-import { Principal } from './principal';
+import { ApiDocs } from '../api-docs/api-docs';
+import { Principal } from '../context/principal';
 import { Scope } from './scopes';
 
 export const IS_PUBLIC = 'fincore:public';

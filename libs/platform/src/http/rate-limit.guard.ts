@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Principal } from '../auth/principal';
+import { Principal } from '../context/principal';
 import { routeRules } from '../auth/route-rules';
 import { ProblemException } from '../errors/problem';
 import { RateDecision, RateLimiter } from './rate-limiter';

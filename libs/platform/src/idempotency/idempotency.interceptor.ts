@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, of } from 'rxjs';
-import { Principal } from '../auth/principal';
+import { Principal } from '../context/principal';
 import { ProblemException } from '../errors/problem';
 import {
   IDEMPOTENCY_IN_FLIGHT_RETRY_AFTER_SECONDS,
