@@ -1,6 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyOutage } from './dependency-errors';
 import { localise, localiseFieldError, negotiateLanguage, Language } from './messages';
+import './field-messages';
+import './problem-messages';
 import { FieldError, ProblemException } from './problem';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
