@@ -42,4 +42,15 @@ export default tseslint.config(
     },
   },
   ...ownIndex,
+  {
+    // A library's index names each export, so nothing inside it becomes public by being added.
+    files: ['libs/*/src/index.ts'],
+    ignores: ['libs/notifications/src/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'Name the exports of a library index.' },
+      ],
+    },
+  },
 );
