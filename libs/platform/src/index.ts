@@ -19,6 +19,7 @@ export type { DemoSeed } from './demo-seed';
 export { negotiateLanguage, registerFieldMessages, registerMessages } from './errors/messages';
 export type { Language } from './errors/messages';
 export { ProblemException } from './errors/problem';
+export { defineProblems } from './errors/problem-catalog';
 export type { FieldError } from './errors/problem';
 export { RateLimiter } from './http/rate-limiter';
 export { keyDigest } from './idempotency/idempotency-key';
