@@ -47,6 +47,7 @@ export {
 } from './telemetry/trace-context';
 export type { Span, SpanOptions, TraceCarrier } from './telemetry/trace-context';
 export { cursorParam, keysetCursor } from './validation/cursor';
+export { validationFailed } from './validation/validation.problems';
 export {
   boundedInt,
   boundedIntParam,
