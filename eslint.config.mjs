@@ -44,12 +44,7 @@ export default tseslint.config(
   ...ownIndex,
   {
     // A problem's status belongs to its code's catalog entry: code raises it through a factory.
-    files: [
-      'libs/**/*.ts',
-      'apps/credentials-api/**/*.ts',
-      'apps/notification-api/**/*.ts',
-      'apps/notifier/**/*.ts',
-    ],
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
     ignores: ['libs/platform/src/errors/**', '**/*.spec.ts'],
     rules: {
       'no-restricted-syntax': [

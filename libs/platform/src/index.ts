@@ -16,7 +16,7 @@ export type { Principal } from './context/principal';
 export { requestContext } from './context/request-context';
 export { DEMO_TENANT_CODE } from './demo-seed';
 export type { DemoSeed } from './demo-seed';
-export { negotiateLanguage, registerFieldMessages, registerMessages } from './errors/messages';
+export { negotiateLanguage, registerFieldMessages } from './errors/messages';
 export type { Language } from './errors/messages';
 export { ProblemException } from './errors/problem';
 export { defineProblems } from './errors/problem-catalog';

@@ -3,12 +3,14 @@ import type { z } from 'zod';
 import { Principal, ProblemException, requestContext } from '@fincore/platform';
 import { EventData, Transaction, UnitOfWork } from '@fincore/events';
 import { CardEntity } from '../cards/card.entity';
+import { cardClosed, cardNotFound } from '../cards/card.problems';
 import { CardRepository, CardWithUsageGroup, FlagsUpdate, SettingsUpdate } from '../cards/card.repository';
 import { CardStatus } from '../cards/domain/card-status';
 import { isServiceCode } from '../service-codes/domain/service-codes';
 import type { UsageGroupEntity } from '../usage-groups/usage-group.entity';
 import { CardSettingsChangeRepository, NewCardSettingsChange } from './card-settings-change.repository';
 import { mapAuthorisationCheck, mapHistoryPage, mapSettingsView } from './card-settings.mapper';
+import { unknownServiceCode } from './card-settings.problems';
 import type { ChangeCardSettingsBody, HistoryQuery } from './card-settings.schemas';
 import {
   AuthorisationFlags,
@@ -50,8 +52,7 @@ const STALE = Symbol('stale');
  * refusals (card_closed, the service-code problems).
  */
 function planChange({ card, group }: CardWithUsageGroup, body: ChangeBody): ChangePlan {
-  if (card.status === CardStatus.CLOSED)
-    throw new ProblemException('card_closed', 409, { cardId: card.cardId });
+  if (card.status === CardStatus.CLOSED) throw cardClosed(card.cardId);
   const profile = profileOf(card, group);
   assertSettingsAcceptable(body.authorisationTypes, profile, { cardId: card.cardId, usageGroup: group.code });
   const previous = settingsOf(card, group);
@@ -158,7 +159,7 @@ export class CardSettingsService {
   private async changeLocked(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
     const { current, known } = await this.uow.run(async (tx) => {
       const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
-      if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
+      if (!locked) throw cardNotFound(cardId);
       const plan = planChange(locked, body);
       if (plan.changed.length === 0) return { current: plan.current, known: locked };
       const { card, group } = locked;
@@ -252,9 +253,7 @@ export class CardSettingsService {
   /** Whether an authorisation with the service code may go through now, from the committed settings. */
   async checkAuthorisation(principal: Principal, cardId: string, serviceCode: string) {
     if (!isServiceCode(serviceCode)) {
-      throw new ProblemException('unknown_service_code', 400, { serviceCodes: [serviceCode] }, [
-        { field: 'serviceCode', message: `not a service code: ${serviceCode}`, code: 'unknown_service_code' },
-      ]);
+      throw unknownServiceCode(serviceCode);
     }
     const { card, group } = await this.findCard(principal, cardId);
     const decision = decideAuthorisation(
@@ -313,7 +312,7 @@ export class CardSettingsService {
 
   private async findCard(principal: Principal, cardId: string) {
     const found = await this.cards.findWithUsageGroup(principal.tenantId, cardId);
-    if (!found) throw new ProblemException('card_not_found', 404, { cardId });
+    if (!found) throw cardNotFound(cardId);
     return found;
   }
 }

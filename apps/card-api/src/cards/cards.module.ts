@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import './cards.messages';
 import { AccountEntity } from '../accounts/account.entity';
 import { AccountRepository } from '../accounts/account.repository';
 import { AccountsController } from '../accounts/accounts.controller';
