@@ -180,14 +180,17 @@ describe('CardSettingsService', () => {
       expect(uow.run).not.toHaveBeenCalled();
     });
 
-    it('checks the next change of the card against what this one wrote, without reading it', async () => {
+    it('reads the card for every change and checks the change against the card as read', async () => {
       cards.readCardForChange.mockResolvedValue(found());
       cards.changeSettingsIfUnchanged.mockResolvedValue(true);
       await sut.changeSettings(principal, 'CARD-1', request(false));
+      cards.readCardForChange.mockResolvedValue(
+        found(aCard({ settingsVersion: 2, authorisationTypes: { '00': true, '01': false, '10': true } })),
+      );
 
       await sut.changeSettings(principal, 'CARD-1', request(true));
 
-      expect(cards.readCardForChange).toHaveBeenCalledTimes(1);
+      expect(cards.readCardForChange).toHaveBeenCalledTimes(2);
       const [expected, update] = cards.changeSettingsIfUnchanged.mock.calls[1];
       expect(expected.card).toMatchObject({
         settingsVersion: 2,
@@ -196,10 +199,7 @@ describe('CardSettingsService', () => {
       expect(update.settingsVersion).toBe(3);
     });
 
-    it('reads the card again when it changed since this replica knew it, then locks it when it changed again', async () => {
-      cards.readCardForChange.mockResolvedValue(found());
-      cards.changeSettingsIfUnchanged.mockResolvedValueOnce(true);
-      await sut.changeSettings(principal, 'CARD-1', request(false));
+    it('locks the card when it changed since it was read', async () => {
       const without01 = { '00': true, '01': false, '10': true };
       cards.readCardForChange.mockResolvedValue(
         found(aCard({ settingsVersion: 5, authorisationTypes: without01 })),
@@ -213,7 +213,7 @@ describe('CardSettingsService', () => {
 
       expect(
         cards.changeSettingsIfUnchanged.mock.calls.map(([expected]) => expected.card.settingsVersion),
-      ).toEqual([1, 2, 5]);
+      ).toEqual([5]);
       expect(cards.updateSettings).toHaveBeenCalledWith(
         tx.manager,
         'card-row-1',

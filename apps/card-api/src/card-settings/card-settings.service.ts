@@ -22,14 +22,7 @@ import {
   settingsOf,
   toFlags,
 } from './domain/card-settings';
-import { KnownCards } from './known-cards';
 import { assertSettingsAcceptable } from './settings-problems';
-
-/**
- * Cards kept per replica for one-statement changes (about a kilobyte each); the oldest go first
- * beyond it. A card not kept costs its change one unlocked read more.
- */
-const KNOWN_CARDS = 20_000;
 
 type ChangeBody = z.infer<typeof ChangeCardSettingsBody>;
 
@@ -73,13 +66,10 @@ interface SettingsChangeRecord {
 /**
  * Card settings: the change (all or nothing, serialised per card), the settings in force, their
  * history, and the authorisation check. Every answer comes from PostgreSQL, never a process cache,
- * so a change is visible to every replica as soon as its response is sent: what a replica keeps of
- * a card only spares a change its read, and the change applies only if the card is still so.
+ * so a change is visible to every replica as soon as its response is sent.
  */
 @Injectable()
 export class CardSettingsService {
-  private readonly known = new KnownCards(KNOWN_CARDS);
-
   constructor(
     private readonly cards: CardRepository,
     private readonly history: CardSettingsChangeRepository,
@@ -94,18 +84,13 @@ export class CardSettingsService {
   /**
    * Replaces the card's settings with the requested ones. Changes of one card apply one after the
    * other, each seeing the previous one's result. An effective change goes as one statement,
-   * checked against the card as this replica last knew it (or as read now) and applied only while
-   * the card is still so; otherwise, and for refusals and no-ops, the card is locked for the change.
+   * checked against the card as read now and applied only while the card is still so; otherwise,
+   * and for refusals and no-ops, the card is locked for the change.
    */
   async changeSettings(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
-    const known = this.known.get(principal.tenantId, cardId);
-    const fromKnown = known && (await this.changeInOneStatement(principal, known, body));
-    if (fromKnown && fromKnown !== STALE) return fromKnown;
-    if (fromKnown === STALE || !known) {
-      const read = await this.cards.readCardForChange(principal.tenantId, cardId);
-      const fromRead = read && (await this.changeInOneStatement(principal, read, body));
-      if (fromRead && fromRead !== STALE) return fromRead;
-    }
+    const read = await this.cards.readCardForChange(principal.tenantId, cardId);
+    const fromRead = read && (await this.changeInOneStatement(principal, read, body));
+    if (fromRead && fromRead !== STALE) return fromRead;
     return this.changeLocked(principal, cardId, body);
   }
 
@@ -127,7 +112,7 @@ export class CardSettingsService {
       throw error;
     }
     if (plan.changed.length === 0) return undefined;
-    const { card, group } = known;
+    const { card } = known;
     const update = this.settingsUpdate(card, plan, body);
     const record = this.changeRecord(card.cardId, update.settingsVersion, plan);
     const applied = await this.uow.runInOneStatement(
@@ -146,22 +131,17 @@ export class CardSettingsService {
           outbox.sql(params, guard),
         ])) || null,
     );
-    if (!applied) {
-      this.known.forget(principal.tenantId, card.cardId);
-      return STALE;
-    }
-    this.known.remember({ card: Object.assign(new CardEntity(), card, update), group });
-    return plan.current;
+    return applied ? plan.current : STALE;
   }
 
   /** The change with the card locked: the group FOR SHARE, then the card FOR UPDATE. */
   private async changeLocked(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
-    const { current, known } = await this.uow.run(async (tx) => {
+    return this.uow.run(async (tx) => {
       const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
       if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
       const plan = planChange(locked, body);
-      if (plan.changed.length === 0) return { current: plan.current, known: locked };
-      const { card, group } = locked;
+      if (plan.changed.length === 0) return plan.current;
+      const { card } = locked;
       const update = this.settingsUpdate(card, plan, body);
       // Issued together: the connection sends each write as soon as the previous one is done,
       // instead of waiting for this process's event loop while the card stays locked.
@@ -171,10 +151,8 @@ export class CardSettingsService {
           this.changeRecord(cardId, update.settingsVersion, plan),
         ]),
       ]);
-      return { current: plan.current, known: { card: Object.assign(new CardEntity(), card, update), group } };
+      return plan.current;
     });
-    this.known.remember(known);
-    return current;
   }
 
   private settingsUpdate(card: CardEntity, plan: ChangePlan, body: ChangeBody): SettingsUpdate {
