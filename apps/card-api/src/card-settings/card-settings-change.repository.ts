@@ -9,6 +9,37 @@ export type NewCardSettingsChange = Omit<CardSettingsChangeEntity, 'id'>;
 /** History rows per INSERT when a usage-group change touches many cards. */
 const INSERT_BATCH = 1000;
 
+/** The history rows as insertChangesSql takes them: one parameter, whatever their number. */
+export function changeRows(changes: NewCardSettingsChange[]): string {
+  return JSON.stringify(
+    changes.map((c) => ({
+      tenant_id: c.tenantId,
+      card_id: c.cardId,
+      version: c.version,
+      previous: c.previous,
+      current: c.current,
+      changed_fields: c.changedFields,
+      cause: c.cause,
+      token_id: c.tokenId,
+      request_id: c.requestId,
+      changed_at: c.changedAt,
+    })),
+  );
+}
+
+/**
+ * The insert of history rows, their changeRows being the parameter `param`: run by append, and
+ * by the one-statement settings change (CardRepository.changeSettingsIfUnchanged).
+ */
+export function insertChangesSql(param: string): string {
+  return `INSERT INTO cards.card_settings_changes
+           (tenant_id, card_id, version, previous, current, changed_fields, cause, token_id, request_id, changed_at)
+         SELECT r.tenant_id, r.card_id, r.version, r.previous, r.current,
+                ARRAY(SELECT jsonb_array_elements_text(r.changed_fields)), r.cause, r.token_id, r.request_id, r.changed_at
+           FROM jsonb_to_recordset(${param}::jsonb) AS r(tenant_id uuid, card_id varchar, version integer, previous jsonb,
+                current jsonb, changed_fields jsonb, cause varchar, token_id uuid, request_id varchar, changed_at timestamptz)`;
+}
+
 /** The one owner of `cards.card_settings_changes`, the audit trail of card settings. */
 @Injectable()
 export class CardSettingsChangeRepository extends TenantScopedRepository {
@@ -22,42 +53,8 @@ export class CardSettingsChangeRepository extends TenantScopedRepository {
    */
   async append(manager: EntityManager, changes: NewCardSettingsChange[]): Promise<void> {
     for (let i = 0; i < changes.length; i += INSERT_BATCH) {
-      const params: unknown[] = [];
-      await manager.query(this.insertSql(changes.slice(i, i + INSERT_BATCH), params), params);
+      await manager.query(insertChangesSql('$1'), [changeRows(changes.slice(i, i + INSERT_BATCH))]);
     }
-  }
-
-  /**
-   * The same insert as append, as a data-modifying CTE of a larger statement: its values go onto
-   * that statement's `params`, and it writes only when the statement's CTE `guard` returned a row.
-   */
-  appendPart(changes: NewCardSettingsChange[], params: unknown[], guard: string): string {
-    return `${this.insertSql(changes, params)} WHERE EXISTS (SELECT 1 FROM ${guard})`;
-  }
-
-  private insertSql(changes: NewCardSettingsChange[], params: unknown[]): string {
-    params.push(
-      JSON.stringify(
-        changes.map((c) => ({
-          tenant_id: c.tenantId,
-          card_id: c.cardId,
-          version: c.version,
-          previous: c.previous,
-          current: c.current,
-          changed_fields: c.changedFields,
-          cause: c.cause,
-          token_id: c.tokenId,
-          request_id: c.requestId,
-          changed_at: c.changedAt,
-        })),
-      ),
-    );
-    return `INSERT INTO cards.card_settings_changes
-           (tenant_id, card_id, version, previous, current, changed_fields, cause, token_id, request_id, changed_at)
-         SELECT r.tenant_id, r.card_id, r.version, r.previous, r.current,
-                ARRAY(SELECT jsonb_array_elements_text(r.changed_fields)), r.cause, r.token_id, r.request_id, r.changed_at
-           FROM jsonb_to_recordset($${params.length}::jsonb) AS r(tenant_id uuid, card_id varchar, version integer, previous jsonb,
-                current jsonb, changed_fields jsonb, cause varchar, token_id uuid, request_id varchar, changed_at timestamptz)`;
   }
 
   /** Up to `take` changes of a card, newest first, only versions below `beforeVersion` when given. */

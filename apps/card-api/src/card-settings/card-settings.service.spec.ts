@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@fincore/events';
 import { newDouble } from '../../../../test/support/doubles';
 import { aCard, aUsageGroup, principal } from '../card-context.fixtures';
-import { aTransaction, runsIn } from '../../../../test/support/unit-of-work-double';
+import { aTransaction, OUTBOX_ROWS, runsIn } from '../../../../test/support/unit-of-work-double';
 import { CardRepository } from '../cards/card.repository';
 import type { CardEntity } from '../cards/card.entity';
 import { CardSettingsChangeEntity } from './card-settings-change.entity';
@@ -143,17 +143,6 @@ describe('CardSettingsService', () => {
       renewable: true,
       xpaysAllowed: false,
     });
-    const outboxPart = { sql: jest.fn(() => 'outbox insert') };
-
-    beforeEach(() => {
-      // The statement applies or not as changeSettingsIfUnchanged says, with the outbox joined.
-      uow.runInOneStatement.mockImplementation(
-        async (_type: unknown, _tenant: unknown, _data: unknown, write: (p: typeof outboxPart) => unknown) =>
-          write(outboxPart) as never,
-      );
-      history.appendPart.mockReturnValue('history insert');
-    });
-
     it('checks the change against the card as read and writes it with its history and event in one statement', async () => {
       cards.readCardForChange.mockResolvedValue(found());
       cards.changeSettingsIfUnchanged.mockResolvedValue(true);
@@ -161,22 +150,22 @@ describe('CardSettingsService', () => {
       const current = await sut.changeSettings(principal, 'CARD-1', request(false));
 
       expect(current.authorisationTypes).toEqual(request(false).authorisationTypes);
-      const [expected, update, joined] = cards.changeSettingsIfUnchanged.mock.calls[0];
+      const [expected, update, entry, outbox] = cards.changeSettingsIfUnchanged.mock.calls[0];
       expect(expected).toEqual(found());
       expect(update).toMatchObject({
         authorisationTypes: { '00': true, '01': false, '10': true },
         settingsVersion: 2,
       });
-      expect(joined([], 'c')).toEqual(['history insert', 'outbox insert']);
-      expect(history.appendPart.mock.calls[0][0]).toEqual([
+      expect(outbox).toBe(OUTBOX_ROWS);
+      expect(entry).toEqual(
         expect.objectContaining({ cardId: 'CARD-1', version: 2, changedFields: ['authorisationTypes.01'] }),
-      ]);
-      expect(uow.runInOneStatement).toHaveBeenCalledWith(
-        'CARD_SETTINGS_CHANGED',
-        principal.tenantCode,
-        [expect.objectContaining({ cardId: 'CARD-1', cause: 'SETTINGS_CHANGE', current })],
-        expect.any(Function),
       );
+      const [change] = uow.changeAsReadOrLocked.mock.calls[0];
+      expect(change.plan(found())).toMatchObject({
+        type: 'CARD_SETTINGS_CHANGED',
+        tenantCode: principal.tenantCode,
+        data: [expect.objectContaining({ cardId: 'CARD-1', cause: 'SETTINGS_CHANGE', current })],
+      });
       expect(uow.run).not.toHaveBeenCalled();
     });
 

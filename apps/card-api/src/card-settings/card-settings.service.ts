@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { Principal, ProblemException, requestContext } from '@fincore/platform';
-import { EventData, Transaction, UnitOfWork } from '@fincore/events';
+import { EventData, OutboxRows, Transaction, UnitOfWork } from '@fincore/events';
 import { CardEntity } from '../cards/card.entity';
 import { CardRepository, CardWithUsageGroup, FlagsUpdate, SettingsUpdate } from '../cards/card.repository';
 import { CardStatus } from '../cards/domain/card-status';
@@ -34,9 +34,6 @@ interface ChangePlan {
   /** Empty for a no-op. */
   changed: string[];
 }
-
-/** A one-statement change that did not apply: the card was no longer as checked. */
-const STALE = Symbol('stale');
 
 /**
  * The requested change checked against the card's rules and applied to its settings; throws the
@@ -85,74 +82,63 @@ export class CardSettingsService {
    * Replaces the card's settings with the requested ones. Changes of one card apply one after the
    * other, each seeing the previous one's result. An effective change goes as one statement,
    * checked against the card as read now and applied only while the card is still so; otherwise,
-   * and for refusals and no-ops, the card is locked for the change.
+   * and for refusals and no-ops, the card is locked for the change (see UnitOfWork.changeAsReadOrLocked).
    */
-  async changeSettings(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
-    const read = await this.cards.readCardForChange(principal.tenantId, cardId);
-    const fromRead = read && (await this.changeInOneStatement(principal, read, body));
-    if (fromRead && fromRead !== STALE) return fromRead;
-    return this.changeLocked(principal, cardId, body);
+  changeSettings(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
+    return this.uow.changeAsReadOrLocked({
+      read: () => this.cards.readCardForChange(principal.tenantId, cardId),
+      plan: (read) => this.planInOneStatement(principal, read, body),
+      locked: (tx) => this.changeLocked(tx, principal, cardId, body),
+    });
   }
 
   /**
-   * The change checked against `known` and written in one statement that applies only while the
-   * card is still as `known` says. Undefined when `known` calls for the locked path (a refusal or a
-   * no-op, whose answer must come from the card as locked); STALE when the card had changed.
+   * The change checked against the card as read, as one statement. Undefined for a refusal or a
+   * no-op, whose answer must come from the card as locked.
    */
-  private async changeInOneStatement(
-    principal: Principal,
-    known: CardWithUsageGroup,
-    body: ChangeBody,
-  ): Promise<CardSettings | typeof STALE | undefined> {
+  private planInOneStatement(principal: Principal, read: CardWithUsageGroup, body: ChangeBody) {
     let plan: ChangePlan;
     try {
-      plan = planChange(known, body);
+      plan = planChange(read, body);
     } catch (error) {
       if (error instanceof ProblemException) return undefined;
       throw error;
     }
     if (plan.changed.length === 0) return undefined;
-    const { card } = known;
-    const update = this.settingsUpdate(card, plan, body);
-    const record = this.changeRecord(card.cardId, update.settingsVersion, plan);
-    const applied = await this.uow.runInOneStatement(
-      'CARD_SETTINGS_CHANGED',
-      principal.tenantCode,
-      [this.eventData(SettingsChangeCause.SETTINGS_CHANGE, record)],
-      async (outbox) =>
-        (await this.cards.changeSettingsIfUnchanged(known, update, (params, guard) => [
-          this.history.appendPart(
-            this.historyRows(principal, SettingsChangeCause.SETTINGS_CHANGE, update.settingsChangedAt, [
-              record,
-            ]),
-            params,
-            guard,
-          ),
-          outbox.sql(params, guard),
-        ])) || null,
-    );
-    return applied ? plan.current : STALE;
+    const update = this.settingsUpdate(read.card, plan, body);
+    const record = this.changeRecord(read.card.cardId, update.settingsVersion, plan);
+    const cause = SettingsChangeCause.SETTINGS_CHANGE;
+    const [history] = this.historyRows(principal, cause, update.settingsChangedAt, [record]);
+    return {
+      type: 'CARD_SETTINGS_CHANGED' as const,
+      tenantCode: principal.tenantCode,
+      data: [this.eventData(cause, record)],
+      write: async (outbox: OutboxRows) =>
+        (await this.cards.changeSettingsIfUnchanged(read, update, history, outbox)) ? plan.current : null,
+    };
   }
 
   /** The change with the card locked: the group FOR SHARE, then the card FOR UPDATE. */
-  private async changeLocked(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
-    return this.uow.run(async (tx) => {
-      const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
-      if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
-      const plan = planChange(locked, body);
-      if (plan.changed.length === 0) return plan.current;
-      const { card } = locked;
-      const update = this.settingsUpdate(card, plan, body);
-      // Issued together: the connection sends each write as soon as the previous one is done,
-      // instead of waiting for this process's event loop while the card stays locked.
-      await Promise.all([
-        this.cards.updateSettings(tx.manager, card.id, update),
-        this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, update.settingsChangedAt, [
-          this.changeRecord(cardId, update.settingsVersion, plan),
-        ]),
-      ]);
-      return plan.current;
-    });
+  private async changeLocked(
+    tx: Transaction,
+    principal: Principal,
+    cardId: string,
+    body: ChangeBody,
+  ): Promise<CardSettings> {
+    const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
+    if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
+    const plan = planChange(locked, body);
+    if (plan.changed.length === 0) return plan.current;
+    const update = this.settingsUpdate(locked.card, plan, body);
+    // Issued together: the connection sends each write as soon as the previous one is done,
+    // instead of waiting for this process's event loop while the card stays locked.
+    await Promise.all([
+      this.cards.updateSettings(tx.manager, locked.card.id, update),
+      this.record(tx, principal, SettingsChangeCause.SETTINGS_CHANGE, update.settingsChangedAt, [
+        this.changeRecord(cardId, update.settingsVersion, plan),
+      ]),
+    ]);
+    return plan.current;
   }
 
   private settingsUpdate(card: CardEntity, plan: ChangePlan, body: ChangeBody): SettingsUpdate {

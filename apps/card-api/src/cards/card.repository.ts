@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '@fincore/database';
+import { outboxInsertWhen, OutboxRows } from '@fincore/events';
 import { TenantScopedRepository } from '../tenant-scoped.repository';
+import {
+  changeRows,
+  insertChangesSql,
+  NewCardSettingsChange,
+} from '../card-settings/card-settings-change.repository';
 import type { AuthorisationFlags } from '../card-settings/domain/card-settings';
 import type { Network } from '../service-codes/domain/service-codes';
 import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
@@ -12,6 +18,8 @@ import { CardStatus } from './domain/card-status';
 import type { CardType } from './domain/card-type';
 
 export type NewCard = Omit<CardEntity, 'id' | 'createdAt'>;
+
+type Row = Record<string, unknown>;
 
 /** A card with the usage group whose rules apply to it. */
 export interface CardWithUsageGroup {
@@ -42,6 +50,51 @@ export interface FlagsUpdate {
 }
 
 /**
+ * The settings change as one statement, applied only while the card and its usage group are still
+ * as read: the same version (every settings write increments it), group, network and a card not
+ * closed, and the group's codes unchanged. The group is locked FOR SHARE before the card is
+ * updated, the lock order of lockCardForChange, so a concurrent change of the group is serialised
+ * with this one. The history row ($13) and the outbox rows ($14 on) are written only when the
+ * card's row was.
+ */
+const CHANGE_SETTINGS_IF_UNCHANGED = `WITH g AS MATERIALIZED (
+         SELECT 1 FROM cards.usage_groups
+          WHERE tenant_id = $1 AND code = $2 AND allowed_service_codes = $3::text[]
+            FOR SHARE),
+       c AS (
+         UPDATE cards.cards SET authorisation_types = $4, renewable = $5, xpays_allowed = $6,
+                settings_version = $7, settings_changed_at = $8
+          WHERE id = $9 AND tenant_id = $1 AND usage_group = $2 AND network = $10 AND status <> $11
+            AND settings_version = $12 AND EXISTS (SELECT 1 FROM g)
+         RETURNING 1),
+       h AS (${insertChangesSql('$13')} WHERE EXISTS (SELECT 1 FROM c)),
+       o AS (${outboxInsertWhen('c', 14)})
+       SELECT count(*)::int AS applied FROM c`;
+
+/** Plain SQL on purpose: this is on every settings change, where the query builder's cost shows. */
+const UPDATE_SETTINGS = `UPDATE cards.cards SET authorisation_types = $2, renewable = $3, xpays_allowed = $4,
+              settings_version = $5, settings_changed_at = $6
+        WHERE id = $1`;
+
+/** New flags and versions of many cards in one statement: a group may hold many cards. */
+const UPDATE_FLAGS_OF_CARDS = `UPDATE cards.cards c SET authorisation_types = v.flags, settings_version = v.version, settings_changed_at = $2
+         FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, flags jsonb, version integer)
+        WHERE c.id = v.id`;
+
+/** Plain SQL on purpose: this is on the fee quote's hot path, where the query builder's cost shows. */
+const FIND_REF = `SELECT card_id, account_id, network, card_type, status FROM cards.cards WHERE tenant_id = $1 AND card_id = $2`;
+
+/**
+ * The card and its usage group in one statement, every column by name (see selectList); the
+ * locked variant for a change of the card, the unlocked one for a change in one statement.
+ */
+function cardWithGroupSql(columns: string, locked: boolean): string {
+  return `SELECT ${columns}
+         FROM cards.usage_groups g JOIN cards.cards c ON c.tenant_id = g.tenant_id AND c.usage_group = g.code
+        WHERE c.tenant_id = $1 AND c.card_id = $2${locked ? '\n          FOR SHARE OF g FOR UPDATE OF c' : ''}`;
+}
+
+/**
  * The one owner of `cards.cards` (the settings live on the card's row; their history has its own
  * repository).
  *
@@ -51,6 +104,8 @@ export interface FlagsUpdate {
  */
 @Injectable()
 export class CardRepository extends TenantScopedRepository {
+  private built?: Record<string, string>;
+
   constructor(
     @InjectDataSource() db: DataSource,
     private readonly usageGroups: UsageGroupRepository,
@@ -94,16 +149,8 @@ export class CardRepository extends TenantScopedRepository {
     tenantId: string,
     cardId: string,
   ): Promise<CardWithUsageGroup | null> {
-    const [row] = (await manager.query(
-      `SELECT ${this.selectList(UsageGroupEntity, 'g')}, ${this.selectList(CardEntity, 'c')}
-         FROM cards.usage_groups g JOIN cards.cards c ON c.tenant_id = g.tenant_id AND c.usage_group = g.code
-        WHERE c.tenant_id = $1 AND c.card_id = $2
-          FOR SHARE OF g FOR UPDATE OF c`,
-      [tenantId, cardId],
-    )) as Array<Record<string, unknown>>;
-    return row
-      ? { card: this.entityFrom(CardEntity, row, 'c'), group: this.entityFrom(UsageGroupEntity, row, 'g') }
-      : null;
+    const rows = (await manager.query(this.statements.lockCardForChange, [tenantId, cardId])) as Row[];
+    return this.cardWithGroup(rows);
   }
 
   /**
@@ -111,52 +158,56 @@ export class CardRepository extends TenantScopedRepository {
    * card's settings in one statement is checked against (see changeSettingsIfUnchanged).
    */
   async readCardForChange(tenantId: string, cardId: string): Promise<CardWithUsageGroup | null> {
-    const [row] = (await this.db.query(
-      `SELECT ${this.selectList(UsageGroupEntity, 'g')}, ${this.selectList(CardEntity, 'c')}
-         FROM cards.usage_groups g JOIN cards.cards c ON c.tenant_id = g.tenant_id AND c.usage_group = g.code
-        WHERE c.tenant_id = $1 AND c.card_id = $2`,
-      [tenantId, cardId],
-    )) as Array<Record<string, unknown>>;
+    const rows = (await this.db.query(this.statements.readCardForChange, [tenantId, cardId])) as Row[];
+    return this.cardWithGroup(rows);
+  }
+
+  private cardWithGroup([row]: Row[]): CardWithUsageGroup | null {
     return row
       ? { card: this.entityFrom(CardEntity, row, 'c'), group: this.entityFrom(UsageGroupEntity, row, 'g') }
       : null;
   }
 
+  /** The hand-written statements, built once: their select lists come from the entities. */
+  get statements(): Record<string, string> {
+    const columns = () => `${this.selectList(UsageGroupEntity, 'g')}, ${this.selectList(CardEntity, 'c')}`;
+    return (this.built ??= {
+      lockCardForChange: cardWithGroupSql(columns(), true),
+      readCardForChange: cardWithGroupSql(columns(), false),
+      changeSettingsIfUnchanged: CHANGE_SETTINGS_IF_UNCHANGED,
+      updateSettings: UPDATE_SETTINGS,
+      updateFlagsOfCards: UPDATE_FLAGS_OF_CARDS,
+      findRef: FIND_REF,
+    });
+  }
+
   /**
-   * The settings change as one statement, applied only while the card and its usage group are
-   * still as `expected` says (the rules were checked against it): the same version (every settings
-   * write increments it), group, network and a card not closed, and the group's codes unchanged.
-   * The group is locked FOR SHARE before the card is updated, the lock order of lockCardForChange,
-   * so a concurrent change of the group is serialised with this one. `joined` gives the statement's
-   * other data-modifying CTEs (the history row, the outbox row): they write only when the card's
-   * row was updated (the CTE named by its `guard` argument). True when the change applied.
+   * The settings change, its history row and its events as one statement (CHANGE_SETTINGS_IF_UNCHANGED),
+   * applied only while the card and its group are still as `expected` says. True when it applied.
    */
   async changeSettingsIfUnchanged(
     expected: CardWithUsageGroup,
     settings: SettingsUpdate,
-    joined: (params: unknown[], guard: string) => string[],
+    history: NewCardSettingsChange,
+    outbox: OutboxRows,
   ): Promise<boolean> {
     const { card, group } = expected;
-    const params: unknown[] = [];
-    const $ = (value: unknown) => `$${params.push(value)}`;
-    const tenant = $(card.tenantId);
-    const usageGroup = $(group.code);
-    const sql = `WITH g AS MATERIALIZED (
-         SELECT 1 FROM cards.usage_groups
-          WHERE tenant_id = ${tenant} AND code = ${usageGroup} AND allowed_service_codes = ${$(group.allowedServiceCodes)}::text[]
-            FOR SHARE),
-       c AS (
-         UPDATE cards.cards SET authorisation_types = ${$(JSON.stringify(settings.authorisationTypes))},
-                renewable = ${$(settings.renewable)}, xpays_allowed = ${$(settings.xpaysAllowed)},
-                settings_version = ${$(settings.settingsVersion)}, settings_changed_at = ${$(settings.settingsChangedAt)}
-          WHERE id = ${$(card.id)} AND tenant_id = ${tenant} AND usage_group = ${usageGroup}
-            AND network = ${$(card.network)} AND status <> ${$(CardStatus.CLOSED)}
-            AND settings_version = ${$(card.settingsVersion)} AND EXISTS (SELECT 1 FROM g)
-         RETURNING 1)${joined(params, 'c')
-           .map((part, i) => `, j${i} AS (${part})`)
-           .join('')}
-       SELECT count(*)::int AS applied FROM c`;
-    const [{ applied }] = await queryPrepared<{ applied: number }>(this.db, sql, params);
+    const [{ applied }] = await queryPrepared<{ applied: number }>(this.db, CHANGE_SETTINGS_IF_UNCHANGED, [
+      card.tenantId,
+      group.code,
+      group.allowedServiceCodes,
+      JSON.stringify(settings.authorisationTypes),
+      settings.renewable,
+      settings.xpaysAllowed,
+      settings.settingsVersion,
+      settings.settingsChangedAt,
+      card.id,
+      card.network,
+      CardStatus.CLOSED,
+      card.settingsVersion,
+      changeRows([history]),
+      ...outbox,
+    ]);
     return applied > 0;
   }
 
@@ -173,39 +224,23 @@ export class CardRepository extends TenantScopedRepository {
     await manager.getRepository(CardEntity).update({ id }, { status });
   }
 
-  /** Plain SQL on purpose: this is on every settings change, where the query builder's cost shows. */
   async updateSettings(manager: EntityManager, id: string, settings: SettingsUpdate): Promise<void> {
-    await manager.query(
-      `UPDATE cards.cards SET authorisation_types = $2, renewable = $3, xpays_allowed = $4,
-              settings_version = $5, settings_changed_at = $6
-        WHERE id = $1`,
-      [
-        id,
-        JSON.stringify(settings.authorisationTypes),
-        settings.renewable,
-        settings.xpaysAllowed,
-        settings.settingsVersion,
-        settings.settingsChangedAt,
-      ],
-    );
+    await manager.query(UPDATE_SETTINGS, [
+      id,
+      JSON.stringify(settings.authorisationTypes),
+      settings.renewable,
+      settings.xpaysAllowed,
+      settings.settingsVersion,
+      settings.settingsChangedAt,
+    ]);
   }
 
-  /** New flags and versions of many cards in one statement: a group may hold many cards. */
   async updateFlagsOfCards(manager: EntityManager, updates: FlagsUpdate[], changedAt: Date): Promise<void> {
-    await manager.query(
-      `UPDATE cards.cards c SET authorisation_types = v.flags, settings_version = v.version, settings_changed_at = $2
-         FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, flags jsonb, version integer)
-        WHERE c.id = v.id`,
-      [JSON.stringify(updates), changedAt],
-    );
+    await manager.query(UPDATE_FLAGS_OF_CARDS, [JSON.stringify(updates), changedAt]);
   }
 
-  /** Plain SQL on purpose: this is on the fee quote's hot path, where the query builder's cost shows. */
   async findRef(tenantId: string, cardId: string): Promise<CardRef | null> {
-    const [row] = (await this.db.query(
-      `SELECT card_id, account_id, network, card_type, status FROM cards.cards WHERE tenant_id = $1 AND card_id = $2`,
-      [tenantId, cardId],
-    )) as Array<{
+    const [row] = (await this.db.query(FIND_REF, [tenantId, cardId])) as Array<{
       card_id: string;
       account_id: string;
       network: Network;
