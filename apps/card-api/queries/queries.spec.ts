@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { expectQueriesSnapshot } from '../../../test/support/query-snapshot';
 import { openTestDatabase, TestDatabase } from '../../../test/support/test-database';
-import { insertChangesSql } from '../src/card-settings/card-settings-change.repository';
-import { CardEntity } from '../src/cards/card.entity';
-import { CardRepository } from '../src/cards/card.repository';
-import { UsageGroupEntity } from '../src/usage-groups/usage-group.entity';
-import { UsageGroupRepository } from '../src/usage-groups/usage-group.repository';
+import { insertChangesSql } from '../src/cards/card/card-settings-change.repository';
+import { CardEntity } from '../src/cards/card/card.entity';
+import { CardRepository } from '../src/cards/card/card.repository';
+import { UsageGroupEntity } from '../src/cards/usage-groups/usage-group.entity';
+import { UsageGroupRepository } from '../src/cards/usage-groups/usage-group.repository';
 
 describe('card-api statements', () => {
   let testDb: TestDatabase;
