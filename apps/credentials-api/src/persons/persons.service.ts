@@ -15,7 +15,7 @@ import { LoginThrottle } from './login-throttle';
 import { mapPerson } from './person.mapper';
 import { PasswordHasher } from './password-hasher';
 import { isUsernameConflict, PersonRepository } from './person.repository';
-import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './persons.schemas';
+import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './person.schemas';
 
 const personNotFound = (personId: string) => new ProblemException('person_not_found', 404, { personId });
 

@@ -7,7 +7,7 @@ import {
   PERSON_EXAMPLE,
   SET_CREDENTIALS_EXAMPLE,
   UPDATE_PERSON_EXAMPLE,
-} from './persons.examples';
+} from './person.examples';
 
 export const PERSON_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
