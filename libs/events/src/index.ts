@@ -4,12 +4,13 @@ export type { EventData, EventType } from './catalog';
 export { toEnvelope } from './envelope';
 export type { DomainEvent, StoredEvent } from './envelope';
 export { EventsModule, QueueRootModule } from './events.module';
-export { recordEvent } from './outbox';
+export { newDomainEvents } from './outbox';
 export type { EventInput } from './outbox';
 export { OutboxEventEntity } from './outbox.entity';
 export { OutboxPublisher } from './outbox-publisher';
 export { OutboxRelay } from './outbox-relay';
-export { OutboxRepository } from './outbox.repository';
+export { OutboxRepository, outboxInsertWhen, outboxRows } from './outbox.repository';
+export type { OutboxRows } from './outbox.repository';
 export { backlogPriority } from './priority';
 export {
   finishedJobRetention,
@@ -22,4 +23,4 @@ export type { DomainEventJob, WebhookDeliveryJob } from './queues';
 export { subjectOf } from './subject';
 export type { EventSubject } from './subject';
 export { UnitOfWork } from './unit-of-work';
-export type { Transaction } from './unit-of-work';
+export type { ChangeAsRead, Transaction } from './unit-of-work';
