@@ -1,15 +1,18 @@
+import { expectLedger } from './support/expect-ledger';
 import { FaultWorld } from './support/fault-world';
 
 /**
  * The notifier dies by SIGKILL twice while it has deliveries in flight (the receiver takes 300 ms
  * to answer), and is started again each time: its jobs stall and are taken up again.
  */
+const RECEIVER_DELAY_MS = 300;
+
 describe('faults: notifier killed with deliveries in flight', () => {
   let world: FaultWorld;
 
   beforeAll(async () => {
     world = await FaultWorld.start();
-    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: 300 });
+    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: RECEIVER_DELAY_MS });
   });
   afterAll(async () => {
     await world?.close();
@@ -20,9 +23,10 @@ describe('faults: notifier killed with deliveries in flight', () => {
     await world.crashNotifierTwice();
     await stream.stop();
 
-    const { figures, missing } = await world.settle('2 notifier SIGKILLed twice', stream);
-    expect(figures.acknowledged).toBeGreaterThan(100);
-    expect(figures.unverified).toBe(0);
-    expect(missing).toEqual([]);
+    const settled = await world.settle('2 notifier SIGKILLed twice', stream);
+    expectLedger(settled, stream, {
+      statuses: [200],
+      evidence: world.killsMetWork(RECEIVER_DELAY_MS),
+    });
   });
 });
