@@ -352,8 +352,10 @@ export class FaultWorld {
       (f) => `${f.label} at ${new Date(f.from).toISOString().slice(11, 23)} for ${f.to - f.from} ms`,
     );
     if (notes) result.figures.notes = notes();
+    const duplicatesOutsideFaults = this.duplicatesOutsideFaults(result.duplicates);
+    result.figures.duplicatesOutsideFaults = duplicatesOutsideFaults.length;
     recordFigures(result.figures);
-    return { ...result, duplicatesOutsideFaults: this.duplicatesOutsideFaults(result.duplicates) };
+    return { ...result, duplicatesOutsideFaults };
   }
 
   /** The jobs, by queue and state, still unfinished at the deadline; empty when both queues ran everything. */

@@ -17,6 +17,8 @@ export interface DeliveryFigures {
   duplicates: number;
   /** How many duplicates the faults allow: deliveries that can be in flight when they strike. */
   duplicateBound: number;
+  /** Duplicates first accepted outside every fault's window (see `FaultWorld.duplicatesOutsideFaults`). */
+  duplicatesOutsideFaults?: number;
   /** Verified webhooks of changes whose caller got no 2xx (committed, then the answer failed). */
   unacknowledgedDelivered: number;
   /** Accepted webhooks whose signature or webhook-id did not check out. */
