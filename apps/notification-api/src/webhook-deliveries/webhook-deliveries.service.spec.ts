@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
 import {
   WebhookDeliveryAttemptEntity,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { keysetCursor, type Principal } from '@fincore/platform';
@@ -15,7 +15,7 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service';
 const principal: Principal = { tokenId: 't', tenantId: 'tenant-1', tenantCode: 'ACME', scopes: [] };
 
 describe('WebhookDeliveriesService', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
   let manager: EntityManager;
   let unitOfWork: jest.Mocked<UnitOfWork>;
@@ -23,7 +23,7 @@ describe('WebhookDeliveriesService', () => {
   let sut: WebhookDeliveriesService;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAdminRepository>();
     endpoints = newDouble<WebhookEndpointRepository>();
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;

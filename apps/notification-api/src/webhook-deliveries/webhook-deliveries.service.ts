@@ -3,7 +3,7 @@ import { UnitOfWork } from '@fincore/events';
 import {
   DeliveryStatus,
   WebhookDeliveryEntity,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { keysetCursor, Principal, ProblemException } from '@fincore/platform';
@@ -15,7 +15,7 @@ import type { DeliveryListQuery } from './webhook-deliveries.schemas';
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly deliveryQueue: DeliveryQueue,

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
 import {
   EndpointPacingState,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import type { AppConfig, Principal } from '@fincore/platform';
@@ -22,7 +22,7 @@ const config = {
 
 describe('WebhookEndpointsService', () => {
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let unitOfWork: jest.Mocked<UnitOfWork>;
   let manager: EntityManager;
   let secrets: jest.Mocked<SecretBox>;
@@ -35,7 +35,7 @@ describe('WebhookEndpointsService', () => {
 
   beforeEach(() => {
     endpoints = newDouble<WebhookEndpointRepository>();
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAdminRepository>();
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;
     secrets = newDouble<SecretBox>();

@@ -6,7 +6,7 @@ import {
   EndpointOrdering,
   EndpointPacingState,
   EndpointStatus,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointEntity,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
@@ -45,7 +45,7 @@ export class WebhookEndpointsService {
 
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     private readonly unitOfWork: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,

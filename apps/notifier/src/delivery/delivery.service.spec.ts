@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { OutboxEventEntity, UnitOfWork } from '@fincore/events';
 import {
   DeliveryForAttempt,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
+  WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
@@ -68,7 +69,8 @@ const response = (statusCode: number): SentAttempt => ({
 });
 
 describe('DeliveryService', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAttemptRepository>;
+  let admin: jest.Mocked<WebhookDeliveryAdminRepository>;
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
   let manager: EntityManager;
   let unitOfWork: jest.Mocked<UnitOfWork>;
@@ -80,7 +82,8 @@ describe('DeliveryService', () => {
   let sut: DeliveryService;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAttemptRepository>();
+    admin = newDouble<WebhookDeliveryAdminRepository>();
     endpoints = newDouble<WebhookEndpointRepository>();
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;
@@ -94,6 +97,7 @@ describe('DeliveryService', () => {
     priority = newDouble<TenantPriority>();
     sut = new DeliveryService(
       deliveries,
+      admin,
       endpoints,
       unitOfWork,
       sender,
@@ -389,7 +393,7 @@ describe('DeliveryService', () => {
 
       const reason = 'the receiver answered 410 Gone';
       expect(endpoints.disableIfActive).toHaveBeenCalledWith(manager, 'endpoint-1', reason, expect.any(Date));
-      expect(deliveries.failPendingOfEndpoint).toHaveBeenCalledWith(
+      expect(admin.failPendingOfEndpoint).toHaveBeenCalledWith(
         manager,
         'endpoint-1',
         `endpoint disabled: ${reason}`,

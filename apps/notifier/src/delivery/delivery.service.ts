@@ -8,7 +8,8 @@ import {
   DeliveryStatus,
   EndpointStatus,
   PendingDelivery,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
+  WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, inSpan, TraceCarrier } from '@fincore/platform';
@@ -49,7 +50,8 @@ export class DeliveryService {
   private readonly scheduleMs: number[];
 
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAttemptRepository,
+    private readonly admin: WebhookDeliveryAdminRepository,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: WebhookSender,
@@ -233,7 +235,7 @@ export class DeliveryService {
     if (!reason) return;
     this.logger.warn(`Disabling webhook endpoint ${endpointId}: ${reason}`);
     await this.endpoints.disableIfActive(manager, endpointId, reason, now);
-    await this.deliveries.failPendingOfEndpoint(manager, endpointId, `endpoint disabled: ${reason}`);
+    await this.admin.failPendingOfEndpoint(manager, endpointId, `endpoint disabled: ${reason}`);
   }
 
   private observe(decision: Decision, sent: SentAttempt, delivery: DeliveryForAttempt): void {

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
-import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryRepository } from '@fincore/notifications';
+import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryFanOutRepository } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
 import { DeliveryService } from '../delivery/delivery.service';
@@ -9,7 +9,7 @@ import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { FanOutService } from './fan-out.service';
 
 describe('FanOutService', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryFanOutRepository>;
   let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let delivery: jest.Mocked<DeliveryService>;
@@ -44,7 +44,7 @@ describe('FanOutService', () => {
   const flushPromises = () => new Promise((resolve) => setImmediate(resolve));
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryFanOutRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     metrics = newNotifierMetricsDouble();
     delivery = newDouble<DeliveryService>();

@@ -6,7 +6,7 @@ import {
   addNewWebhookDeliveries,
   CreatedDelivery,
   enqueueWebhookDeliveries,
-  WebhookDeliveryRepository,
+  WebhookDeliveryFanOutRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, TraceCarrier, traceCarrier } from '@fincore/platform';
 import { DeliveryService } from '../delivery/delivery.service';
@@ -35,7 +35,7 @@ export class FanOutService implements BeforeApplicationShutdown {
   private closing = false;
 
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryFanOutRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     private readonly metrics: NotifierMetrics,
     private readonly priority: TenantPriority,

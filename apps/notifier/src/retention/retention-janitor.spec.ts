@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { OutboxRepository } from '@fincore/events';
-import type { WebhookDeliveryRepository } from '@fincore/notifications';
+import type { WebhookDeliveryRetentionRepository } from '@fincore/notifications';
 import { loadConfig, type AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
@@ -11,13 +11,13 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describe('RetentionJanitor', () => {
   let outbox: jest.Mocked<OutboxRepository>;
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryRetentionRepository>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let sut: RetentionJanitor;
 
   beforeEach(() => {
     outbox = newDouble<OutboxRepository>();
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryRetentionRepository>();
     metrics = newNotifierMetricsDouble();
     const config = { OUTBOX_RETENTION_DAYS: 7, DELIVERY_RETENTION_DAYS: 30, RETENTION_INTERVAL_MS: 600_000 };
     sut = new RetentionJanitor(outbox, deliveries, metrics, config as AppConfig);

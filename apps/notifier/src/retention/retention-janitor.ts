@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { OutboxRepository } from '@fincore/events';
-import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { WebhookDeliveryRetentionRepository } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, deleteInBatches, PeriodicTask } from '@fincore/platform';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 
@@ -26,7 +26,7 @@ export class RetentionJanitor implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     private readonly outbox: OutboxRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryRetentionRepository,
     private readonly metrics: NotifierMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {

@@ -9,7 +9,7 @@ import { DeliveryStatus } from '../statuses';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
-import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookDeliveryRetentionRepository } from './webhook-delivery-retention.repository';
 
 const DAY_MS = 24 * 3600 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
@@ -68,9 +68,9 @@ describe('Retention deletes (PostgreSQL)', () => {
   const eventIds = async () =>
     (await db.query(`SELECT id FROM events.outbox`)).map((r: { id: string }) => r.id).sort();
 
-  describe('WebhookDeliveryRepository.deleteFinishedBefore', () => {
-    let sut: WebhookDeliveryRepository;
-    beforeAll(() => (sut = new WebhookDeliveryRepository(db)));
+  describe('WebhookDeliveryRetentionRepository.deleteFinishedBefore', () => {
+    let sut: WebhookDeliveryRetentionRepository;
+    beforeAll(() => (sut = new WebhookDeliveryRetentionRepository(db)));
 
     it('deletes finished deliveries past the cutoff with their attempts, and keeps newer and pending ones', async () => {
       await delivery(DeliveryStatus.Succeeded, daysAgo(40), 1);

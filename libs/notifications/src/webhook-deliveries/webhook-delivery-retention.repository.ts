@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/**
+ * Deletes what is past retention: finished deliveries with their attempts. Statuses in SQL are
+ * the values of DeliveryStatus (the table's CHECK constraint).
+ */
+@Injectable()
+export class WebhookDeliveryRetentionRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Deletes up to `limit` finished (succeeded or failed) deliveries last changed before `cutoff`,
+   * with their attempts, in one statement; rows another session holds are skipped, pending
+   * deliveries never go. Answers how many of each went.
+   */
+  async deleteFinishedBefore(cutoff: Date, limit: number): Promise<{ deliveries: number; attempts: number }> {
+    const [row]: Array<{ deliveries: number; attempts: number }> = await this.db.query(
+      `WITH doomed AS (
+         SELECT id FROM notifications.webhook_deliveries
+          WHERE status <> 'PENDING' AND updated_at < $1
+          LIMIT $2 FOR UPDATE SKIP LOCKED),
+       attempts AS (
+         DELETE FROM notifications.webhook_delivery_attempts a USING doomed
+          WHERE a.delivery_id = doomed.id
+         RETURNING 1),
+       deliveries AS (
+         -- the foreign key from attempts is checked at the end of the statement, after both deletes
+         DELETE FROM notifications.webhook_deliveries d USING doomed
+          WHERE d.id = doomed.id
+         RETURNING 1)
+       SELECT (SELECT count(*)::int FROM deliveries) AS deliveries, (SELECT count(*)::int FROM attempts) AS attempts`,
+      [cutoff, limit],
+    );
+    return row;
+  }
+}
