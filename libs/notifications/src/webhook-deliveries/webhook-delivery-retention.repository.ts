@@ -3,8 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 /**
- * Deletes what is past retention: finished deliveries with their attempts. Statuses in SQL are
- * the values of DeliveryStatus (the table's CHECK constraint).
+ * Deletes what is past retention: finished deliveries with their attempts, then the outbox events
+ * they no longer need. Deleting events is one of the context's named cross-context statements: an
+ * event stays in `events.outbox` while a delivery refers to it, which only this context knows, and
+ * the check and the delete are one statement so a batch fills with events that may go. Statuses in
+ * SQL are the values of DeliveryStatus (the table's CHECK constraint).
  */
 @Injectable()
 export class WebhookDeliveryRetentionRepository {
@@ -34,5 +37,26 @@ export class WebhookDeliveryRetentionRepository {
       [cutoff, limit],
     );
     return row;
+  }
+
+  /**
+   * Deletes up to `limit` outbox events processed before `cutoff`, skipping rows another session
+   * holds. An event a webhook delivery still refers to stays: a delivery reads its payload from
+   * there, and a finished one may be retried or replayed until deleteFinishedBefore removes it.
+   * Unprocessed events never go.
+   */
+  async deleteProcessedEventsBefore(cutoff: Date, limit: number): Promise<number> {
+    const [{ n }]: Array<{ n: number }> = await this.db.query(
+      `WITH gone AS (
+         DELETE FROM events.outbox
+          WHERE ctid IN (SELECT o.ctid FROM events.outbox o
+                          WHERE o.processed_at IS NOT NULL AND o.processed_at < $1
+                            AND NOT EXISTS (SELECT 1 FROM notifications.webhook_deliveries d WHERE d.event_id = o.id)
+                          LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [cutoff, limit],
+    );
+    return n;
   }
 }
