@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '@fincore/database';
 import type { DeliveryStatus } from '../statuses';
 import {
   AttemptRecord,
@@ -12,15 +13,15 @@ import {
   PendingDelivery,
   toDeliveryForAttempt,
 } from './webhook-delivery.rows';
-import { runStatement } from './statement-runner';
 
 /**
  * The attempt's way through `notifications.webhook_deliveries` and `…_attempts`: the read before
  * sending, the chain of an ordered endpoint, and the recording of each attempt. Methods taking an
  * EntityManager run inside the caller's transaction and keep their row locks until it ends; the
- * others run on their own. Two statements are named cross-table ones, to stay one round trip per
- * attempt: the attempt read joins the endpoint and the event's outbox row, and a success updates
- * its endpoint's health in the same statement as the attempt. Statuses in SQL are the values of
+ * others run on their own, the long ones as named prepared statements (parsed and planned once
+ * per pooled connection). Two statements reach other tables on purpose, to stay one round trip
+ * per attempt: the attempt read joins the endpoint and the event's outbox row, and a success
+ * updates its endpoint's health in the same statement. Statuses in SQL are the values of
  * DeliveryStatus (the table's CHECK constraint).
  */
 @Injectable()
@@ -47,9 +48,8 @@ export class WebhookDeliveryAttemptRepository {
 
   /** The delivery, its endpoint and its outbox event in one read, without locks. */
   async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
-    const [row] = await runStatement<DeliveryForAttemptRow>(
+    const [row] = await queryPrepared<DeliveryForAttemptRow>(
       this.db,
-      this.db.manager,
       `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
               d.subject_type, d.subject_id, d.sequence, ${ENDPOINT_FOR_ATTEMPT},
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
@@ -71,9 +71,12 @@ export class WebhookDeliveryAttemptRepository {
     return row.cycle_attempts;
   }
 
-  /** A success needs nothing read first: the attempt, the delivery and the endpoint's health in one statement. */
-  recordSucceededAttempt(attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    return this.recordAttempt(this.db.manager, attempt);
+  /**
+   * A success needs nothing read first: the attempt, the delivery and the endpoint's health in one
+   * statement. Waits for a delivery row another session holds.
+   */
+  async recordSucceededAttempt(attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    return (await this.recordSuccesses([attempt], 'wait')).get(attempt.deliveryId);
   }
 
   /**
@@ -82,16 +85,74 @@ export class WebhookDeliveryAttemptRepository {
    * of them in another order: answers the status after of each delivery it recorded, and the caller
    * records the others one by one.
    */
-  async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
-    const rows = await runStatement<{ id: string; status: DeliveryStatus }>(
+  recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
+    return this.recordSuccesses(attempts, 'skip');
+  }
+
+  /**
+   * Inside the transaction that took lockForFailedAttempt: the attempt row and the delivery's new
+   * state together. A delivery someone else finished while it was being sent (the tenant disabling
+   * the endpoint) keeps its status. Answers the delivery's status after.
+   */
+  async recordFailedAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    const [written]: Array<{ status: DeliveryStatus }> = await manager.query(
+      `WITH delivery AS (
+         UPDATE notifications.webhook_deliveries
+            SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,
+                next_attempt_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END,
+                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
+                last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
+          WHERE id = $1
+         RETURNING tenant_id, attempt_count, status),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery)
+       SELECT status FROM delivery`,
+      [
+        a.deliveryId,
+        a.status,
+        a.nextAttemptAt,
+        a.finishedAt,
+        a.statusCode,
+        a.error?.slice(0, DELIVERY_ERROR_LENGTH) ?? null,
+        a.startedAt,
+        a.durationMs,
+        a.outcome,
+        a.responseExcerpt,
+      ],
+    );
+    return written?.status;
+  }
+
+  /** Fails the delivery if it is still pending. */
+  async failPendingDelivery(deliveryId: string, reason: string): Promise<void> {
+    await this.db.query(
+      `UPDATE notifications.webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, last_error = $2, updated_at = now()
+        WHERE id = $1 AND status = 'PENDING'`,
+      [deliveryId, reason.slice(0, DELIVERY_ERROR_LENGTH)],
+    );
+  }
+
+  /**
+   * The one success statement, for one or many: each attempt row, its delivery's new state and its
+   * endpoint's health. A delivery someone else finished while it was being sent keeps its status; a
+   * success clears the endpoint's failure streak and, at most once a second, moves its
+   * lastSuccessAt, so concurrent deliveries to one endpoint do not queue behind its row lock.
+   * `heldRows`: whether a delivery row another session holds is waited for or skipped.
+   */
+  private async recordSuccesses(
+    attempts: readonly AttemptRecord[],
+    heldRows: 'wait' | 'skip',
+  ): Promise<Map<string, DeliveryStatus>> {
+    const rows = await queryPrepared<{ id: string; status: DeliveryStatus }>(
       this.db,
-      this.db.manager,
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
            AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
        locked AS (
          SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-         FOR NO KEY UPDATE SKIP LOCKED),
+         FOR NO KEY UPDATE${heldRows === 'skip' ? ' SKIP LOCKED' : ''}),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -113,7 +174,9 @@ export class WebhookDeliveryAttemptRepository {
          UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
            FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
           WHERE e.id = latest.endpoint_id
-            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait
+            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait.
+            -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row, so it
+            -- cannot deadlock with a disable or a failure being recorded (the next success records health)
             AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
                          FOR NO KEY UPDATE SKIP LOCKED)
             AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
@@ -129,67 +192,5 @@ export class WebhookDeliveryAttemptRepository {
       ],
     );
     return new Map(rows.map((r) => [r.id, r.status]));
-  }
-
-  /** Inside the transaction that took lockForFailedAttempt. */
-  recordFailedAttempt(manager: EntityManager, attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    return this.recordAttempt(manager, attempt);
-  }
-
-  /** Fails the delivery if it is still pending. */
-  async failPendingDelivery(deliveryId: string, reason: string): Promise<void> {
-    await this.db.query(
-      `UPDATE notifications.webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, last_error = $2, updated_at = now()
-        WHERE id = $1 AND status = 'PENDING'`,
-      [deliveryId, reason.slice(0, DELIVERY_ERROR_LENGTH)],
-    );
-  }
-
-  /**
-   * The attempt row and the delivery's new state together. A delivery someone else finished while
-   * it was being sent (the tenant disabling the endpoint) keeps its status; a success clears the
-   * endpoint's failure streak and, at most once a second, moves its lastSuccessAt, so concurrent
-   * deliveries to one endpoint do not queue behind its row lock. Answers the delivery's status after.
-   */
-  private async recordAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    const [written] = await runStatement<{ status: DeliveryStatus }>(
-      this.db,
-      manager,
-      `WITH delivery AS (
-         UPDATE notifications.webhook_deliveries
-            SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,
-                next_attempt_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END,
-                delivered_at = CASE WHEN status = 'PENDING' AND $2::varchar = 'SUCCEEDED' THEN $4::timestamptz ELSE delivered_at END,
-                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
-                last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
-          WHERE id = $1
-         RETURNING tenant_id, attempt_count, status),
-       attempt AS (
-         INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery),
-       endpoint AS (
-         UPDATE notifications.webhook_endpoints SET last_success_at = $4::timestamptz, failing_since = NULL
-          -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row,
-          -- so it cannot deadlock with a disable or a failure being recorded (the next success records health)
-          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $11 FOR NO KEY UPDATE SKIP LOCKED)
-            AND $9::varchar = 'SUCCEEDED'
-            AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $4::timestamptz - interval '1 second'))
-       SELECT status FROM delivery`,
-      [
-        a.deliveryId,
-        a.status,
-        a.nextAttemptAt,
-        a.finishedAt,
-        a.statusCode,
-        a.error?.slice(0, DELIVERY_ERROR_LENGTH) ?? null,
-        a.startedAt,
-        a.durationMs,
-        a.outcome,
-        a.responseExcerpt,
-        a.endpointId,
-      ],
-    );
-    return written?.status;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '@fincore/database';
 import { ChannelCode } from '../channels';
 import { EndpointOrdering } from '../statuses';
 import {
@@ -10,7 +11,6 @@ import {
   PendingDelivery,
   toDeliveryForAttempt,
 } from './webhook-delivery.rows';
-import { runStatement } from './statement-runner';
 
 /** Outbox row `o` is an earlier event than `x` about the same subject: it must be fanned out first. */
 const EARLIER_OF_SUBJECT = `(o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
@@ -101,8 +101,7 @@ export class WebhookDeliveryFanOutRepository {
     now: Date,
     claim: 'locked' | 'alone',
   ): Promise<CreatedDelivery[] | undefined> {
-    const rows = await runStatement<DeliveryForAttemptRow & { id: string | null }>(
-      this.db,
+    const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
       manager,
       `WITH event AS (
          UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
@@ -159,6 +158,16 @@ export class WebhookDeliveryFanOutRepository {
       notificationTypeCode: r.type!,
       forAttempt: toDeliveryForAttempt(r),
     }));
+  }
+
+  /**
+   * The fan-out statement is long: run outside a transaction, it is a named prepared statement, so
+   * a pooled connection parses and plans it once rather than on every event. Inside the
+   * transaction of a subject's earlier events, an ordinary query.
+   */
+  private run<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+    if (manager !== this.db.manager) return manager.query(sql, params);
+    return queryPrepared<T>(this.db, sql, params);
   }
 }
 
