@@ -103,17 +103,21 @@ describe('WebhookDeliveriesService', () => {
   describe('retry', () => {
     it('puts a finished delivery back to pending with a fresh cycle, then enqueues it', async () => {
       const delivery = aWebhookDelivery({ status: 'FAILED', cycleAttempts: 4, nextAttemptAt: null });
-      deliveries.lockOfTenant.mockResolvedValue(delivery);
+      const requeued = aWebhookDelivery({
+        ...delivery,
+        status: 'PENDING',
+        cycleAttempts: 0,
+        nextAttemptAt: new Date(),
+      });
+      deliveries.lockOfTenant.mockResolvedValueOnce(delivery).mockResolvedValueOnce(requeued);
       endpoints.getById.mockResolvedValue(aWebhookEndpoint({ id: delivery.endpointId }));
-      deliveries.save.mockImplementation(async (_m, d) => d);
+      deliveries.requeue.mockResolvedValue([delivery.id]);
 
       const response = await sut.retry(principal, delivery.id);
 
       expect(deliveries.lockOfTenant).toHaveBeenCalledWith(manager, 'tenant-1', delivery.id);
-      expect(deliveries.save).toHaveBeenCalledWith(
-        manager,
-        expect.objectContaining({ status: 'PENDING', cycleAttempts: 0, nextAttemptAt: expect.any(Date) }),
-      );
+      // What the requeue writes (PENDING, a fresh cycle, due now) is the repository's to show.
+      expect(deliveries.requeue).toHaveBeenCalledWith(manager, 'tenant-1', [delivery.id]);
       expect(deliveryQueue.enqueueNow).toHaveBeenCalledWith([delivery.id]);
       expect(response.status).toBe('PENDING');
     });
@@ -129,7 +133,7 @@ describe('WebhookDeliveriesService', () => {
       endpoints.getById.mockResolvedValue(aWebhookEndpoint({ status: 'DISABLED' }));
       await expect(sut.retry(principal, 'id')).rejects.toMatchObject({ code: 'webhook_endpoint_disabled' });
 
-      expect(deliveries.save).not.toHaveBeenCalled();
+      expect(deliveries.requeue).not.toHaveBeenCalled();
       expect(deliveryQueue.enqueueNow).not.toHaveBeenCalled();
     });
 

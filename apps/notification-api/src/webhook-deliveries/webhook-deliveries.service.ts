@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@fincore/events';
 import {
-  DeliveryStatus,
   WebhookDeliveryEntity,
   WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
@@ -63,13 +62,9 @@ export class WebhookDeliveriesService {
         throw new ProblemException('webhook_delivery_in_progress', 409, { deliveryId });
       if (refusal === 'endpoint_disabled')
         throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId: endpoint.id });
-      Object.assign(locked, {
-        status: DeliveryStatus.Pending,
-        cycleAttempts: 0,
-        nextAttemptAt: new Date(),
-        updatedAt: new Date(),
-      });
-      return this.deliveries.save(manager, locked);
+      await this.deliveries.requeue(manager, principal.tenantId, [locked.id]);
+      // Read again as the requeue left it: the answer shows the delivery on its way.
+      return found(await this.deliveries.lockOfTenant(manager, principal.tenantId, locked.id), deliveryId);
     });
     await this.deliveryQueue.enqueueNow([delivery.id]);
     return mapWebhookDelivery(delivery);

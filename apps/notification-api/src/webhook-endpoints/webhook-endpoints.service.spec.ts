@@ -339,16 +339,18 @@ describe('WebhookEndpointsService', () => {
     it('requeues the failed deliveries of the range and enqueues them', async () => {
       const endpoint = aWebhookEndpoint();
       endpoints.lockOfTenant.mockResolvedValue(endpoint);
-      deliveries.requeueFailedOfEndpoint.mockResolvedValue(['d1', 'd2']);
+      deliveries.lockFailedOfEndpoint.mockResolvedValue(['d1', 'd2']);
+      deliveries.requeue.mockResolvedValue(['d1', 'd2']);
 
       const result = await sut.replay(principal, endpoint.id, { since, until });
 
-      expect(deliveries.requeueFailedOfEndpoint).toHaveBeenCalledWith(manager, {
+      expect(deliveries.lockFailedOfEndpoint).toHaveBeenCalledWith(manager, {
         tenantId: 'tenant-1',
         endpointId: endpoint.id,
         since: new Date(since),
         until: new Date(until),
       });
+      expect(deliveries.requeue).toHaveBeenCalledWith(manager, 'tenant-1', ['d1', 'd2']);
       expect(deliveryQueue.enqueueNow).toHaveBeenCalledWith(['d1', 'd2']);
       expect(result).toEqual({ endpointId: endpoint.id, replayed: 2 });
     });

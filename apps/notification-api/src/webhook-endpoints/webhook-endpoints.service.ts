@@ -244,12 +244,13 @@ export class WebhookEndpointsService {
       const endpoint = await this.lock(manager, principal, endpointId);
       if (endpoint.status !== EndpointStatus.Active)
         throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId });
-      return this.deliveries.requeueFailedOfEndpoint(manager, {
+      const failed = await this.deliveries.lockFailedOfEndpoint(manager, {
         tenantId: principal.tenantId,
         endpointId: endpoint.id,
         since,
         until,
       });
+      return this.deliveries.requeue(manager, principal.tenantId, failed);
     });
     await this.deliveryQueue.enqueueNow(ids);
     return { endpointId, replayed: ids.length };

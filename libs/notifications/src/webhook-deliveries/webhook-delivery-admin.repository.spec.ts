@@ -58,20 +58,24 @@ describe('WebhookDeliveryAdminRepository', () => {
     });
   });
 
-  describe('requeueFailedOfEndpoint', () => {
+  describe('lockFailedOfEndpoint and requeue', () => {
     it("puts the endpoint's failed deliveries created in [since, until) back to pending", async () => {
       const at = (day: number) => new Date(Date.UTC(2026, 0, day));
       const inRange = await rows.delivery(endpoint, { status: 'FAILED', cycleAttempts: 3, createdAt: at(2) });
       await rows.delivery(endpoint, { status: 'FAILED', createdAt: at(5) });
       await rows.delivery(endpoint, { status: 'SUCCEEDED', createdAt: at(2) });
 
-      const ids = await inTransaction((manager) =>
-        sut.requeueFailedOfEndpoint(manager, {
-          tenantId: tenant.id,
-          endpointId: endpoint.id,
-          since: at(1),
-          until: at(5),
-        }),
+      const ids = await inTransaction(async (manager) =>
+        sut.requeue(
+          manager,
+          tenant.id,
+          await sut.lockFailedOfEndpoint(manager, {
+            tenantId: tenant.id,
+            endpointId: endpoint.id,
+            since: at(1),
+            until: at(5),
+          }),
+        ),
       );
 
       expect(ids).toEqual([inRange.id]);
@@ -95,6 +99,27 @@ describe('WebhookDeliveryAdminRepository', () => {
       );
       expect(after.map((d) => d.id)).toEqual([older.id]);
       expect(await sut.listOfTenant((await db.createTenant()).id, {}, 10)).toEqual([]);
+    });
+
+    it("puts a finished delivery back to pending, due now, with a fresh cycle, and never another tenant's", async () => {
+      const succeeded = await rows.delivery(endpoint, {
+        status: 'SUCCEEDED',
+        cycleAttempts: 4,
+        nextAttemptAt: null,
+      });
+      const theirs = await rows.delivery(await rows.endpoint(await db.createTenant()), { status: 'FAILED' });
+
+      const ids = await inTransaction((manager) =>
+        sut.requeue(manager, tenant.id, [succeeded.id, theirs.id]),
+      );
+
+      expect(ids).toEqual([succeeded.id]);
+      expect(await rows.deliveryRow(succeeded.id)).toMatchObject({
+        status: 'PENDING',
+        cycleAttempts: 0,
+        nextAttemptAt: expect.any(Date),
+      });
+      expect((await rows.deliveryRow(theirs.id)).status).toBe('FAILED');
     });
   });
 });

@@ -58,10 +58,6 @@ export class WebhookDeliveryAdminRepository {
     });
   }
 
-  save(manager: EntityManager, delivery: WebhookDeliveryEntity): Promise<WebhookDeliveryEntity> {
-    return manager.save(delivery);
-  }
-
   /** Attempts of the delivery, first to last. */
   listAttempts(deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
     return this.db.getRepository(WebhookDeliveryAttemptEntity).find({
@@ -71,19 +67,34 @@ export class WebhookDeliveryAdminRepository {
   }
 
   /**
-   * Puts the endpoint's failed deliveries created in [since, until) back to pending, due now, with
-   * a fresh retry cycle; answers their ids. The caller holds the endpoint's row lock.
+   * Locks (FOR NO KEY UPDATE) the endpoint's failed deliveries created in [since, until) until the
+   * transaction ends, and answers their ids: what a replay requeues.
    */
-  async requeueFailedOfEndpoint(
+  async lockFailedOfEndpoint(
     manager: EntityManager,
     range: { tenantId: string; endpointId: string; since: Date; until: Date },
   ): Promise<string[]> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT id FROM notifications.webhook_deliveries
+        WHERE tenant_id = $1 AND endpoint_id = $2 AND status = 'FAILED' AND created_at >= $3 AND created_at < $4
+        FOR NO KEY UPDATE`,
+      [range.tenantId, range.endpointId, range.since, range.until],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Puts the tenant's deliveries back to pending, due now, with a fresh retry cycle: a manual
+   * retry and a replay alike. The caller holds their rows, checked to be finished; answers the ids
+   * it requeued.
+   */
+  async requeue(manager: EntityManager, tenantId: string, deliveryIds: readonly string[]): Promise<string[]> {
     const result = await manager.query(
       `UPDATE notifications.webhook_deliveries
           SET status = 'PENDING', cycle_attempts = 0, next_attempt_at = now(), updated_at = now()
-        WHERE tenant_id = $1 AND endpoint_id = $2 AND status = 'FAILED' AND created_at >= $3 AND created_at < $4
+        WHERE tenant_id = $1 AND id = ANY ($2::uuid[])
         RETURNING id`,
-      [range.tenantId, range.endpointId, range.since, range.until],
+      [tenantId, deliveryIds],
     );
     return updatedRows<{ id: string }>(result).map((r) => r.id);
   }
