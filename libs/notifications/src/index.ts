@@ -7,6 +7,7 @@ export * from './notification-configs/notification-config.repository';
 export * from './webhook-endpoints/webhook-endpoint.entity';
 export * from './webhook-endpoints/webhook-endpoint.repository';
 export * from './webhook-endpoints/endpoint-pacing-state';
+export * from './webhook-endpoints/receives-deliveries';
 export * from './webhook-deliveries/webhook-delivery.entity';
 export * from './webhook-deliveries/webhook-delivery-attempt.entity';
 export * from './webhook-deliveries/webhook-delivery-fan-out.repository';

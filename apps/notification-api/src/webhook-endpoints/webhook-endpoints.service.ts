@@ -6,6 +6,7 @@ import {
   EndpointOrdering,
   EndpointPacingState,
   EndpointStatus,
+  receivesDeliveries,
   WebhookDeliveryAdminRepository,
   WebhookEndpointEntity,
   WebhookEndpointRepository,
@@ -242,7 +243,7 @@ export class WebhookEndpointsService {
     }
     const ids = await this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
-      if (endpoint.status !== EndpointStatus.Active)
+      if (!receivesDeliveries(endpoint))
         throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId });
       const failed = await this.deliveries.lockFailedOfEndpoint(manager, {
         tenantId: principal.tenantId,

@@ -8,6 +8,7 @@ import {
   DeliveryStatus,
   EndpointStatus,
   PendingDelivery,
+  receivesDeliveries,
   WebhookDeliveryAdminRepository,
   WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
@@ -88,7 +89,7 @@ export class DeliveryService {
       await this.deliveries.failPendingDelivery(delivery.id, reason);
       return DONE;
     }
-    if (endpoint.status !== EndpointStatus.Active || endpoint.deletedAt) {
+    if (!receivesDeliveries(endpoint)) {
       const reason = `endpoint disabled: ${endpoint.disabledReason ?? 'deleted'}`;
       await this.deliveries.failPendingDelivery(delivery.id, reason);
       return DONE;

@@ -120,6 +120,7 @@ export class WebhookDeliveryFanOutRepository {
            JOIN notifications.notification_configs c
              ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
             AND c.enabled AND c.enabled_at <= event.occurred_at
+           -- receivesDeliveries, in SQL
            JOIN notifications.webhook_endpoints e
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
             AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
