@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
+import { AttemptFollowUp } from './delivery/attempt-follow-up';
 import { DeliveryReconciler } from './delivery/delivery-reconciler';
 import { DeliveryService } from './delivery/delivery.service';
 import { EndpointPacer } from './delivery/endpoint-pacer';
@@ -24,6 +25,7 @@ import { RetentionJanitor } from './retention/retention-janitor';
     FanOutService,
     DomainEventProcessor,
     DeliveryService,
+    AttemptFollowUp,
     EndpointPacer,
     SucceededAttemptRecorder,
     WebhookSender,

@@ -7,7 +7,6 @@ import {
   DeliveryForAttempt,
   DeliveryStatus,
   EndpointStatus,
-  PendingDelivery,
   receivesDeliveries,
   WebhookDeliveryAdminRepository,
   WebhookDeliveryAttemptRepository,
@@ -28,16 +27,10 @@ import {
   shouldDisableEndpoint,
 } from './domain/retry-policy';
 import { EndpointPacer } from './endpoint-pacer';
+import { DONE, NextRun } from './next-run';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
-/**
- * What the job does next: nothing (finished or not ours), or run again at a time. A finished
- * delivery of an ordered endpoint names the next one of its chain, whose job may run now.
- */
-export type NextRun = { kind: 'done'; wake?: PendingDelivery } | { kind: 'run_at'; at: Date };
-
-const DONE: NextRun = { kind: 'done' };
 /** Early wake-ups (a reconciler re-add, a clock a little ahead) wait for their time instead of sending. */
 const EARLY_TOLERANCE_MS = 25;
 
