@@ -12,6 +12,9 @@ import { generateSecret, generateSigningKeyPair, SecretBox, verifyWebhook } from
 import { newDouble } from '../../../../test/support/doubles';
 import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { AttemptAdmission } from './attempt-admission';
+import { AttemptRecorder } from './attempt-recorder';
+import { DeliverySigner } from './delivery-signer';
 import { DeliveryService } from './delivery.service';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
@@ -95,18 +98,25 @@ describe('DeliveryService', () => {
     pacer = newDouble<EndpointPacer>();
     pacer.pace.mockResolvedValue({ kind: 'send' });
     priority = newDouble<TenantPriority>();
-    sut = new DeliveryService(
+    const admission = new AttemptAdmission(deliveries, pacer);
+    const recorder = new AttemptRecorder(
       deliveries,
       admin,
       endpoints,
       unitOfWork,
-      sender,
-      secrets,
-      metrics,
-      config,
-      pacer,
       new SucceededAttemptRecorder(deliveries),
+      pacer,
+      config,
+    );
+    sut = new DeliveryService(
+      deliveries,
+      admission,
+      new DeliverySigner(secrets),
+      sender,
+      recorder,
+      metrics,
       priority,
+      config,
     );
   });
 
