@@ -8,8 +8,8 @@ import {
 import { keysetCursor, Principal, ProblemException } from '@fincore/platform';
 import { DeliveryQueue } from './delivery-queue';
 import { retryRefusal } from './domain/retry-rules';
-import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-deliveries.mapper';
-import type { DeliveryListQuery } from './webhook-deliveries.schemas';
+import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-delivery.mapper';
+import type { DeliveryListQuery } from './webhook-delivery.schemas';
 
 @Injectable()
 export class WebhookDeliveriesService {

@@ -33,12 +33,12 @@ import {
   mapRotatedSecret,
   mapWebhookEndpoint,
   mapWebhookEndpointWithSecret,
-} from './webhook-endpoints.mapper';
+} from './webhook-endpoint.mapper';
 import type {
   CreateWebhookEndpointRequest,
   ReplayRequest,
   UpdateWebhookEndpointRequest,
-} from './webhook-endpoints.schemas';
+} from './webhook-endpoint.schemas';
 
 @Injectable()
 export class WebhookEndpointsService {
