@@ -73,20 +73,35 @@ export class WebhookDeliveryAttemptRepository {
 
   /**
    * A success needs nothing read first: the attempt, the delivery and the endpoint's health in one
-   * statement. Waits for a delivery row another session holds.
+   * statement, as recordSucceededAttempts records each, with its one row's values as parameters
+   * (planned for one row, it is cheaper than the batch statement with arrays of one). Waits for a
+   * delivery row another session holds.
    */
-  async recordSucceededAttempt(attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    return (await this.recordSuccesses([attempt], 'wait')).get(attempt.deliveryId);
-  }
-
-  /**
-   * Several successes in one statement, as recordSucceededAttempt records each. Rows another session
-   * holds are skipped rather than waited for, so it never deadlocks with a statement locking several
-   * of them in another order: answers the status after of each delivery it recorded, and the caller
-   * records the others one by one.
-   */
-  recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
-    return this.recordSuccesses(attempts, 'skip');
+  async recordSucceededAttempt(a: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    const [written] = await queryPrepared<{ status: DeliveryStatus }>(
+      this.db,
+      `WITH delivery AS (
+         UPDATE notifications.webhook_deliveries
+            SET status = CASE WHEN status = 'PENDING' THEN 'SUCCEEDED' ELSE status END,
+                next_attempt_at = NULL,
+                delivered_at = CASE WHEN status = 'PENDING' THEN $2::timestamptz ELSE delivered_at END,
+                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
+                last_attempt_at = $2::timestamptz, last_status_code = $3::int, last_error = NULL, updated_at = now()
+          WHERE id = $1
+         RETURNING tenant_id, attempt_count, status),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $4, $5, $3::int, 'SUCCEEDED', NULL, $6 FROM delivery),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints SET last_success_at = $2::timestamptz, failing_since = NULL
+          -- NO KEY and SKIP LOCKED as in recordSucceededAttempts
+          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $7 FOR NO KEY UPDATE SKIP LOCKED)
+            AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $2::timestamptz - interval '1 second'))
+       SELECT status FROM delivery`,
+      [a.deliveryId, a.finishedAt, a.statusCode, a.startedAt, a.durationMs, a.responseExcerpt, a.endpointId],
+    );
+    return written?.status;
   }
 
   /**
@@ -135,16 +150,15 @@ export class WebhookDeliveryAttemptRepository {
   }
 
   /**
-   * The one success statement, for one or many: each attempt row, its delivery's new state and its
-   * endpoint's health. A delivery someone else finished while it was being sent keeps its status; a
-   * success clears the endpoint's failure streak and, at most once a second, moves its
+   * Several successes in one statement, as recordSucceededAttempt records each: each attempt row,
+   * its delivery's new state and its endpoint's health. Rows another session holds are skipped
+   * rather than waited for, so it never deadlocks with a statement locking several of them in
+   * another order: answers the status after of each delivery it recorded, and the caller records
+   * the others one by one. A delivery someone else finished while it was being sent keeps its
+   * status; a success clears the endpoint's failure streak and, at most once a second, moves its
    * lastSuccessAt, so concurrent deliveries to one endpoint do not queue behind its row lock.
-   * `heldRows`: whether a delivery row another session holds is waited for or skipped.
    */
-  private async recordSuccesses(
-    attempts: readonly AttemptRecord[],
-    heldRows: 'wait' | 'skip',
-  ): Promise<Map<string, DeliveryStatus>> {
+  async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
     const rows = await queryPrepared<{ id: string; status: DeliveryStatus }>(
       this.db,
       `WITH input AS (
@@ -152,7 +166,7 @@ export class WebhookDeliveryAttemptRepository {
            AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
        locked AS (
          SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-         FOR NO KEY UPDATE${heldRows === 'skip' ? ' SKIP LOCKED' : ''}),
+         FOR NO KEY UPDATE SKIP LOCKED),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
