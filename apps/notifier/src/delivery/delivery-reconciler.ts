@@ -5,7 +5,7 @@ import { QueueName, WebhookDeliveryJob } from '@fincore/events';
 import {
   DeliveryPosition,
   enqueueWebhookDeliveries,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { TenantPriority } from '../fairness/tenant-priority';
@@ -26,7 +26,7 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   private running?: Promise<unknown>;
 
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly priority: TenantPriority,
