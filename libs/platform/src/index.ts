@@ -29,6 +29,7 @@ export * from './redis/redis.module';
 export * from './redis/redis-connection';
 export * from './redis/cluster-nodes';
 export * from './redis/redis-script';
+export * from './redis/redis-errors';
 export * from './metrics/metrics';
 export * from './scheduling/periodic-task';
 export * from './platform.module';
