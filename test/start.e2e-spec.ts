@@ -88,4 +88,29 @@ describe('npm start launcher', () => {
       /^\[notifier\] PostgreSQL is unreachable at 127\.0\.0\.1:1\/fincore \(DATABASE_URL\)/,
     );
   });
+
+  it.each([
+    ['notification-api', 'WEBHOOK_SECRET_KEY'],
+    ['notifier', 'WEBHOOK_SECRET_KEY'],
+    ['notifier', 'BULL_BOARD_PASSWORD'],
+  ])('%s refuses to start in production without %s, saying why, without a stack trace', (app, missing) => {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      ...stack.env,
+      NODE_ENV: 'production',
+    };
+    delete env[missing];
+    const refused = spawnSync(process.execPath, [dist('apps', app, 'src', 'main.js')], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+      status: 1,
+      stderr: expect.stringMatching(
+        new RegExp(`^\\[${app}\\] cannot start: ${missing} is required in production`),
+      ),
+    });
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
 });
