@@ -1,18 +1,18 @@
 import { newDouble } from '../../../../../test/support/doubles';
 import { principal, TENANT_ID } from '../pricing.fixtures';
-import { PricingCache } from '../quotes/pricing-cache';
+import { PricingCache } from '../fee-quotes/pricing-cache';
 import { CatalogRepository } from './catalog.repository';
-import { CatalogService } from './catalog.service';
+import { CatalogsService } from './catalogs.service';
 
-describe('CatalogService', () => {
+describe('CatalogsService', () => {
   let catalog: jest.Mocked<CatalogRepository>;
   let cache: jest.Mocked<PricingCache>;
-  let sut: CatalogService;
+  let sut: CatalogsService;
 
   beforeEach(() => {
     catalog = newDouble<CatalogRepository>();
     cache = newDouble<PricingCache>();
-    sut = new CatalogService(catalog, cache);
+    sut = new CatalogsService(catalog, cache);
   });
 
   describe('listTransactionTypes', () => {

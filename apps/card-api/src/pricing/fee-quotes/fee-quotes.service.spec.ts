@@ -7,7 +7,7 @@ import {
   STANDARD_TRANSACTION_TYPES,
 } from '../domain/standard-catalog';
 import { principal, priceListDocument, TENANT_ID } from '../pricing.fixtures';
-import { FeeQuoteService } from './fee-quote.service';
+import { FeeQuotesService } from './fee-quotes.service';
 import type { PricingCache } from './pricing-cache';
 import { indexTenantPricing } from './tenant-pricing';
 
@@ -48,10 +48,10 @@ const body = (over: object = {}) => ({
   ...over,
 });
 
-describe('FeeQuoteService', () => {
+describe('FeeQuotesService', () => {
   let cache: jest.Mocked<PricingCache>;
   let refs: jest.Mocked<CardRefs>;
-  let sut: FeeQuoteService;
+  let sut: FeeQuotesService;
 
   beforeEach(() => {
     cache = newDouble<PricingCache>();
@@ -59,7 +59,7 @@ describe('FeeQuoteService', () => {
     refs = newDouble<CardRefs>();
     refs.card.mockResolvedValue(card());
     refs.account.mockResolvedValue(account());
-    sut = new FeeQuoteService(cache, refs);
+    sut = new FeeQuotesService(cache, refs);
   });
 
   const problem = async (promise: Promise<unknown>) => {

@@ -1,18 +1,18 @@
 import { newDouble } from '../../../../../test/support/doubles';
 import { principal, TENANT_ID } from '../pricing.fixtures';
-import { PricingCache } from '../quotes/pricing-cache';
+import { PricingCache } from '../fee-quotes/pricing-cache';
 import { ExchangeRateRepository } from './exchange-rate.repository';
-import { ExchangeRateService } from './exchange-rate.service';
+import { ExchangeRatesService } from './exchange-rates.service';
 
-describe('ExchangeRateService', () => {
+describe('ExchangeRatesService', () => {
   let rates: jest.Mocked<ExchangeRateRepository>;
   let cache: jest.Mocked<PricingCache>;
-  let sut: ExchangeRateService;
+  let sut: ExchangeRatesService;
 
   beforeEach(() => {
     rates = newDouble<ExchangeRateRepository>();
     cache = newDouble<PricingCache>();
-    sut = new ExchangeRateService(rates, cache);
+    sut = new ExchangeRatesService(rates, cache);
   });
 
   describe('list', () => {

@@ -10,7 +10,11 @@ import {
   codeList,
   CurrencyCode,
 } from '../common.schemas';
-import { QUOTE_REQUEST_EXAMPLE, QUOTE_RESPONSE_EXAMPLE, TRANSACTION_AMOUNT_EXAMPLE } from './quote.examples';
+import {
+  FEE_QUOTE_REQUEST_EXAMPLE,
+  FEE_QUOTE_RESPONSE_EXAMPLE,
+  TRANSACTION_AMOUNT_EXAMPLE,
+} from './fee-quote.examples';
 
 /** Largest amount quoted: 15 significant digits survive JSON numbers exactly. */
 const MAX_AMOUNT = 999_999_999_999;
@@ -59,7 +63,7 @@ export const CalculateFeesBody = z
     ),
   })
   .strict()
-  .meta({ id: 'CalculateFeesRequest', example: QUOTE_REQUEST_EXAMPLE });
+  .meta({ id: 'CalculateFeesRequest', example: FEE_QUOTE_REQUEST_EXAMPLE });
 
 const PriceListRef = z
   .object({
@@ -136,4 +140,4 @@ export const CalculateFeesResponse = z
     priceList: PriceListRef.describe('The price list that applied'),
     roundingMode: z.literal(ROUNDING_MODE_NAME).describe('How every amount was rounded to its minor unit'),
   })
-  .meta({ id: 'CalculateFeesResponse', example: QUOTE_RESPONSE_EXAMPLE });
+  .meta({ id: 'CalculateFeesResponse', example: FEE_QUOTE_RESPONSE_EXAMPLE });

@@ -2,7 +2,7 @@ import type Decimal from 'decimal.js';
 import type { z } from 'zod';
 import { formatAmount, ROUNDING_MODE_NAME } from '../domain/currency';
 import type { Quote } from '../domain/fee-engine';
-import type { CalculateFeesBody, CalculateFeesResponse } from './quote.schemas';
+import type { CalculateFeesBody, CalculateFeesResponse } from './fee-quote.schemas';
 
 /** Money leaves as a JSON number with exactly the currency's digits (exact for 15 significant digits). */
 const money = (amount: Decimal, currency: string) => Number(formatAmount(amount, currency));
@@ -10,7 +10,7 @@ const money = (amount: Decimal, currency: string) => Number(formatAmount(amount,
 const figure = (value: Decimal | null) => (value === null ? null : value.toNumber());
 const rate = (value: Decimal | null) => (value === null ? null : value.toFixed());
 
-export function mapQuote(
+export function mapFeeQuote(
   body: z.infer<typeof CalculateFeesBody>,
   quote: Quote,
 ): z.infer<typeof CalculateFeesResponse> {

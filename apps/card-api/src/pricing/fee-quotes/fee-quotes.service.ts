@@ -14,8 +14,8 @@ import {
   zeroAmountNotAllowed,
 } from '../pricing.problems';
 import { PricingCache } from './pricing-cache';
-import { mapQuote } from './quote.mapper';
-import type { CalculateFeesBody } from './quote.schemas';
+import { mapFeeQuote } from './fee-quote.mapper';
+import type { CalculateFeesBody } from './fee-quote.schemas';
 
 /**
  * Quotes fees: catalogs, price lists and rates from memory (PricingCache), the card or account
@@ -23,7 +23,7 @@ import type { CalculateFeesBody } from './quote.schemas';
  * the pure engine.
  */
 @Injectable()
-export class FeeQuoteService {
+export class FeeQuotesService {
   constructor(
     private readonly cache: PricingCache,
     private readonly refs: CardRefs,
@@ -76,7 +76,7 @@ export class FeeQuoteService {
         candidates,
         pricing.rates,
       );
-      return mapQuote(body, quote);
+      return mapFeeQuote(body, quote);
     } catch (error) {
       if (error instanceof QuoteError) throw quoteRefused(error);
       throw error;

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Principal } from '@fincore/platform';
-import { PricingCache } from '../quotes/pricing-cache';
+import { PricingCache } from '../fee-quotes/pricing-cache';
 import { mapLabel, mapTransactionType } from './catalog.mapper';
 import { CatalogRepository } from './catalog.repository';
 import type { LabelBody, TransactionTypeBody } from './catalog.schemas';
 
 /** The tenant's transaction types and labels. Every change tells the quote caches after it is stored. */
 @Injectable()
-export class CatalogService {
+export class CatalogsService {
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly cache: PricingCache,

@@ -6,9 +6,9 @@ import type { AccountRepository, CardRepository } from '../card-context';
 import type { CatalogRepository } from '../catalogs/catalog.repository';
 import { STANDARD_PRICE_LIST_RULES } from '../domain/standard-catalog';
 import { principal, priceListEntity, TENANT_ID } from '../pricing.fixtures';
-import type { PricingCache } from '../quotes/pricing-cache';
+import type { PricingCache } from '../fee-quotes/pricing-cache';
 import { PriceListConflictError, PriceListRepository } from './price-list.repository';
-import { PriceListService } from './price-list.service';
+import { PriceListsService } from './price-lists.service';
 
 const manager = {} as EntityManager;
 const rules = [STANDARD_PRICE_LIST_RULES[0]];
@@ -22,14 +22,14 @@ const body = {
   rules,
 };
 
-describe('PriceListService', () => {
+describe('PriceListsService', () => {
   let uow: jest.Mocked<UnitOfWork>;
   let cache: jest.Mocked<PricingCache>;
   let accounts: jest.Mocked<AccountRepository>;
   let cards: jest.Mocked<CardRepository>;
   let priceLists: jest.Mocked<PriceListRepository>;
   let catalog: jest.Mocked<CatalogRepository>;
-  let sut: PriceListService;
+  let sut: PriceListsService;
 
   beforeEach(() => {
     uow = newDouble<UnitOfWork>();
@@ -51,7 +51,7 @@ describe('PriceListService', () => {
     catalog = newDouble<CatalogRepository>();
     catalog.findKnownTransactionTypeCodes.mockResolvedValue(new Set(['ATM_WITHDRAWAL']));
     catalog.findKnownLabelCodes.mockResolvedValue(new Set(['INTERNATIONAL']));
-    sut = new PriceListService(uow, cache, accounts, cards, priceLists, catalog);
+    sut = new PriceListsService(uow, cache, accounts, cards, priceLists, catalog);
   });
 
   const problem = (promise: Promise<unknown>) =>

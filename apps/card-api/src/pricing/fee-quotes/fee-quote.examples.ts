@@ -2,7 +2,7 @@ import { ROUNDING_MODE_NAME } from '../domain/currency';
 
 // OpenAPI examples of the fee quote: an ATM withdrawal abroad on the demo tariff.
 
-export const QUOTE_REQUEST_EXAMPLE = {
+export const FEE_QUOTE_REQUEST_EXAMPLE = {
   postingDate: '2026-03-15',
   transactionTypeCode: 'ATM_WITHDRAWAL',
   transactionAmount: { amount: 100.0, currencyCode: 'EUR' },
@@ -19,8 +19,8 @@ const DEMO_PRICE_LIST_REF = {
   level: 'TENANT',
 };
 
-export const QUOTE_RESPONSE_EXAMPLE = {
-  ...QUOTE_REQUEST_EXAMPLE,
+export const FEE_QUOTE_RESPONSE_EXAMPLE = {
+  ...FEE_QUOTE_REQUEST_EXAMPLE,
   totalPrice: { amount: 7.76, currencyCode: 'EUR' },
   fees: [
     {

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Principal } from '@fincore/platform';
-import { PricingCache } from '../quotes/pricing-cache';
+import { PricingCache } from '../fee-quotes/pricing-cache';
 import { mapExchangeRate } from './exchange-rate.mapper';
 import { ExchangeRateRepository } from './exchange-rate.repository';
 import type { ExchangeRateBody } from './exchange-rate.schemas';
 
 /** The tenant's exchange rates. Every change tells the quote caches after it is stored. */
 @Injectable()
-export class ExchangeRateService {
+export class ExchangeRatesService {
   constructor(
     private readonly rates: ExchangeRateRepository,
     private readonly cache: PricingCache,

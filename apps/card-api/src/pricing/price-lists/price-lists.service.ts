@@ -14,7 +14,7 @@ import {
   priceListOverlap,
   unknownCatalogEntries,
 } from '../pricing.problems';
-import { PricingCache } from '../quotes/pricing-cache';
+import { PricingCache } from '../fee-quotes/pricing-cache';
 import type { PriceListEntity } from './price-list.entity';
 import { mapPriceList } from './price-list.mapper';
 import { PriceListConflictError, PriceListRepository } from './price-list.repository';
@@ -30,7 +30,7 @@ const overlapProblem = (conflictingCode: string, body: PriceListInput) =>
  * unique code and non-overlapping validity; after commit the quote caches are told.
  */
 @Injectable()
-export class PriceListService {
+export class PriceListsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly cache: PricingCache,
