@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
-import { NotificationConfigController } from './notification-configs/notification-config.controller';
-import { NotificationConfigService } from './notification-configs/notification-config.service';
+import { NotificationConfigsController } from './notification-configs/notification-configs.controller';
+import { NotificationConfigsService } from './notification-configs/notification-configs.service';
 import { DeliveryQueue } from './webhook-deliveries/delivery-queue';
 import { WebhookDeliveriesController } from './webhook-deliveries/webhook-deliveries.controller';
 import { WebhookDeliveriesService } from './webhook-deliveries/webhook-deliveries.service';
@@ -12,9 +12,9 @@ import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.s
 
 @Module({
   imports: [EventsModule.forRoot({ relay: true }), NotificationsDataModule, WebhookDeliveryQueueModule],
-  controllers: [NotificationConfigController, WebhookEndpointsController, WebhookDeliveriesController],
+  controllers: [NotificationConfigsController, WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
-    NotificationConfigService,
+    NotificationConfigsService,
     WebhookEndpointsService,
     WebhookDeliveriesService,
     DeliveryQueue,

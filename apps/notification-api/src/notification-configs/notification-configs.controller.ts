@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
 import { disabledNotificationConfigExample, notificationConfigExample } from './notification-config.examples';
-import { NotificationConfigService } from './notification-config.service';
+import { NotificationConfigsService } from './notification-configs.service';
 import {
   NotificationConfigList,
   NotificationConfigRequest,
@@ -18,13 +18,15 @@ import {
 
 @ApiTags('Notification configuration')
 @Controller('api/v1')
-export class NotificationConfigController {
-  constructor(private readonly service: NotificationConfigService) {}
+export class NotificationConfigsController {
+  constructor(private readonly service: NotificationConfigsService) {}
 
   @Put('notification-config/enable')
   @HttpCode(200)
   @ApiAuth('notifications:write')
+  // The published operation ids; generated clients name their methods after them.
   @ApiOperation({
+    operationId: 'NotificationConfigController_enable',
     summary: 'Enable notification generation',
     description:
       "Enables the notification type for the channel, for the caller's tenant. Idempotent. Only events that occur after enabling produce notifications. Emits no event.",
@@ -49,6 +51,7 @@ export class NotificationConfigController {
   @HttpCode(200)
   @ApiAuth('notifications:write')
   @ApiOperation({
+    operationId: 'NotificationConfigController_disable',
     summary: 'Disable notification generation',
     description: 'Idempotent. Deliveries already created still go out.',
   })
@@ -67,7 +70,10 @@ export class NotificationConfigController {
 
   @Get('notification-config')
   @ApiAuth('notifications:read')
-  @ApiOperation({ summary: "The tenant's notification configuration" })
+  @ApiOperation({
+    operationId: 'NotificationConfigController_list',
+    summary: "The tenant's notification configuration",
+  })
   @ApiOkResponse({ standardSchema: NotificationConfigList, example: { items: [notificationConfigExample] } })
   list(@CurrentPrincipal() principal: Principal) {
     return this.service.list(principal);
@@ -75,7 +81,10 @@ export class NotificationConfigController {
 
   @Get('notification-types')
   @ApiAuth('notifications:read')
-  @ApiOperation({ summary: 'Catalog of notification types, each with the JSON Schema of its data' })
+  @ApiOperation({
+    operationId: 'NotificationConfigController_types',
+    summary: 'Catalog of notification types, each with the JSON Schema of its data',
+  })
   @ApiOkResponse({ standardSchema: NotificationTypeList })
   types() {
     return this.service.types();

@@ -2,7 +2,7 @@ import { EVENT_CATALOG, EVENT_TYPES, eventDataJsonSchema } from '@fincore/events
 import { NotificationConfigEntity, NotificationConfigRepository } from '@fincore/notifications';
 import { Principal, ProblemException } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
-import { NotificationConfigService } from './notification-config.service';
+import { NotificationConfigsService } from './notification-configs.service';
 
 const principal: Principal = { tokenId: 't', tenantId: 'tenant-1', tenantCode: 'ACME', scopes: [] };
 const at = new Date('2026-01-10T12:00:00.000Z');
@@ -18,13 +18,13 @@ const config = (overrides: Partial<NotificationConfigEntity> = {}) =>
     ...overrides,
   });
 
-describe('NotificationConfigService', () => {
+describe('NotificationConfigsService', () => {
   let configs: jest.Mocked<NotificationConfigRepository>;
-  let sut: NotificationConfigService;
+  let sut: NotificationConfigsService;
 
   beforeEach(() => {
     configs = newDouble<NotificationConfigRepository>();
-    sut = new NotificationConfigService(configs);
+    sut = new NotificationConfigsService(configs);
   });
 
   describe('enable', () => {

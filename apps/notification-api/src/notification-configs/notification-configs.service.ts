@@ -13,7 +13,7 @@ import type { NotificationConfigRequest } from './notification-config.schemas';
 
 /** Which notification types a tenant receives through which channel. Changing it emits no event. */
 @Injectable()
-export class NotificationConfigService {
+export class NotificationConfigsService {
   constructor(private readonly configs: NotificationConfigRepository) {}
 
   /** Idempotent: enabling what is enabled keeps its original enabledAt, so no event is skipped or doubled. */
