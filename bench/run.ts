@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { BenchProcess, DIST_ROOT, sleep } from './support/processes';
+import { BENCH_ROOT, BenchProcess, DIST_ROOT, sleep } from './support/processes';
 import { api, loadNotes, runLoad } from './support/load';
 import { TimingReceiver } from './support/receiver';
 import { Metric, renderTable } from './support/report';
@@ -725,7 +725,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`);
 
   try {
-    const dir = join(DIST_ROOT, '..', 'bench', 'results');
+    const dir = join(BENCH_ROOT, '..', 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
