@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../test/support/net';
+import { freePort } from '@test/support/net';
 
 export { freePort };
 
