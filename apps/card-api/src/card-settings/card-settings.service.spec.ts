@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@fincore/events';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { aCard, aUsageGroup, principal } from '../card-context.fixtures';
-import { aTransaction, runsIn } from '../../../../test/support/unit-of-work-double';
+import { aTransaction, runsIn } from '@test/support/unit-of-work-double';
 import { CardRepository } from '../cards/card.repository';
 import type { CardEntity } from '../cards/card.entity';
 import { CardSettingsChangeEntity } from './card-settings-change.entity';

@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '@fincore/events';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { CardSettingsService } from '../card-settings/card-settings.service';
 import { aUsageGroup, principal } from '../card-context.fixtures';
-import { aTransaction, runsIn } from '../../../../test/support/unit-of-work-double';
+import { aTransaction, runsIn } from '@test/support/unit-of-work-double';
 import { UsageGroupRepository } from './usage-group.repository';
 import { UsageGroupsService } from './usage-groups.service';
 

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
 import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryRepository } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { DeliveryService } from '../delivery/delivery.service';
 import { TenantPriority } from '../fairness/tenant-priority';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { OutboxRepository } from '@fincore/events';
 import type { WebhookDeliveryRepository } from '@fincore/notifications';
 import { loadConfig, type AppConfig } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { RETENTION_BATCH, RetentionJanitor } from './retention-janitor';
 
