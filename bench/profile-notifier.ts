@@ -19,7 +19,7 @@ import {
   provisionFincorePersons,
   subscribeWebhooks,
   warmIds,
-} from './scenarios/events';
+} from './drivers/events';
 import { cpuMs, CpuProfile, topFrames } from './support/cpu-profile';
 import { sleep } from './support/processes';
 import { TimingReceiver } from './support/receiver';

@@ -17,8 +17,8 @@ import {
   provisionBaselineCards,
   provisionFincoreCards,
   settingsChanges,
-} from './scenarios/cards';
-import { personIds, provisionBaselinePersons, provisionFincorePersons } from './scenarios/events';
+} from './drivers/cards';
+import { personIds, provisionBaselinePersons, provisionFincorePersons } from './drivers/events';
 import { cpuMs, CpuProfile, topFrames } from './support/cpu-profile';
 import { runLoad } from './support/load';
 import { BenchProcess } from './support/processes';

@@ -21,7 +21,7 @@ import {
   provisionFincoreCards,
   sameQuotes,
   settingsChanges,
-} from './scenarios/cards';
+} from './drivers/cards';
 import {
   driveEvents,
   driveEventsAtRate,
@@ -34,8 +34,8 @@ import {
   provisionFincorePersons,
   RateRun,
   warmIds,
-} from './scenarios/events';
-import { backlogOf, commitBacklog, deliveriesPiledUp } from './scenarios/fairness';
+} from './drivers/events';
+import { backlogOf, commitBacklog, deliveriesPiledUp } from './drivers/fairness';
 import { runCommand } from './support/entry-point';
 
 interface Context {

@@ -14,7 +14,7 @@ import { TimingReceiver } from './support/receiver';
 import { assertLoopback, loadSoakSettings } from './support/settings';
 import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
-import { driveEvents, outboxDrained, provisionFincorePersons, subscribeWebhooks } from './scenarios/events';
+import { driveEvents, outboxDrained, provisionFincorePersons, subscribeWebhooks } from './drivers/events';
 import {
   autovacuumRuns,
   judgeFlatness,
@@ -25,7 +25,7 @@ import {
   TableSample,
   vacuumRetainedTables,
   writesPer,
-} from './scenarios/soak';
+} from './drivers/soak';
 import { runCommand } from './support/entry-point';
 
 const log = (line: string) => process.stderr.write(`[soak] ${line}\n`);
