@@ -10,6 +10,8 @@ export const personIds = (count: number) => Array.from({ length: count }, (_, i)
 /** Persons changed before the measured ones (a tenth, at most 200). */
 export const warmIds = (settings: Pick<BenchSettings, 'events'>) =>
   Array.from({ length: Math.min(200, Math.ceil(settings.events / 10)) }, (_, i) => `bench-warm-${i}`);
+/** Changes that warm fresh processes up before a run measures them. */
+export const WARM_UP_CHANGES = 100;
 /** Endpoints per tenant in the fan-out scenario. */
 export const FANOUT_ENDPOINTS = 10;
 
