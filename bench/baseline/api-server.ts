@@ -17,14 +17,14 @@
  */
 import Fastify from 'fastify';
 import { cardSettingsRoute } from './api/card-settings';
-import { feeQuoteRoute } from './api/fee-quote';
-import { personRoute } from './api/persons';
+import { feeQuotesRoute } from './api/fee-quotes';
+import { personsRoute } from './api/persons';
 import { env, pool, queue } from './api/shared';
 
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
 cardSettingsRoute(app);
-feeQuoteRoute(app);
-personRoute(app);
+feeQuotesRoute(app);
+personsRoute(app);
 
 app.get('/health/ready', async () => ({ status: 'ok' }));
 

@@ -1,4 +1,4 @@
-import { feeQuotes, sameQuotes } from '../drivers/cards';
+import { feeQuotes, sameFeeQuotes } from '../drivers/cards';
 import { CardStage } from './card-load';
 import { Scenario } from './scenario';
 
@@ -10,6 +10,6 @@ export const fees: Scenario<CardStage> = {
       label: 'fee quotes',
       headers: { 'x-auth-token': ctx.tenant.token },
       next: () => feeQuotes(cards),
-      precheck: (cardApi) => sameQuotes(cardApi, ctx.baselineApi.url, ctx.tenant.token, cards[0]),
+      precheck: (cardApi) => sameFeeQuotes(cardApi, ctx.baselineApi.url, ctx.tenant.token, cards[0]),
     }),
 };

@@ -11,7 +11,7 @@ const COLUMNS: Record<(typeof PERSON_FIELDS)[number], string> = {
 };
 
 /** PATCH /api/v1/persons/:personId. */
-export function personRoute(app: FastifyInstance): void {
+export function personsRoute(app: FastifyInstance): void {
   app.patch<{ Params: { personId: string } }>('/api/v1/persons/:personId', async (request, reply) => {
     const principal = await authenticate(request, reply, 'persons:write');
     if (!principal) return reply;

@@ -28,7 +28,7 @@ const TRANSACTION_TYPES = new Map(STANDARD_TRANSACTION_TYPES.map((t) => [t.code,
 const LABELS = new Set(STANDARD_LABELS.map((l) => l.code));
 
 /** POST /api/v1/transactions/calculate-fees. */
-export function feeQuoteRoute(app: FastifyInstance): void {
+export function feeQuotesRoute(app: FastifyInstance): void {
   app.post('/api/v1/transactions/calculate-fees', async (request, reply) => {
     const principal = await authenticate(request, reply, 'fees:quote');
     if (!principal) return reply;
