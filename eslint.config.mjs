@@ -9,10 +9,11 @@ const deepImport = {
   message: 'Import the library through its public entry point (@fincore/<lib>), not a file inside it.',
 };
 
-// A package's src/ is its inside: reached relatively from elsewhere, it would bypass the library's
-// index or tie one app to another's code. `allowed` names the deliberate exceptions.
+// A package's src/ is its inside: reached relatively from elsewhere (`../../<package>/src/…`), it
+// would bypass the library's index or tie one app to another's code; a package's own files beside
+// src/ reach it as `../src/…`. `allowed` names the deliberate exceptions.
 const intoSrc = (allowed) => ({
-  regex: `^${allowed ? `(?!${allowed})` : ''}\\.{1,2}/(.*/)?src(/|$)`,
+  regex: `^${allowed ? `(?!${allowed})` : ''}(\\.\\./)+(.*/)?[^./][^/]*/src(/|$)`,
   message:
     "A relative import into another package's src/: use @fincore/<lib>; an app never imports another app.",
 });
