@@ -6,11 +6,14 @@ const root = join(__dirname, '..');
 
 /** Where product code lives; everything else (tests, their support, the benchmark) stays out of it. */
 const PRODUCT_DIRS = ['apps', 'libs', 'scripts'];
+/** Read by the product itself (the version it reports). */
+const PRODUCT_FILES = ['package.json'];
 const TEST_FILE = /\.(spec|e2e-spec|faults-spec|fixtures)\.(ts|js)$/;
 
 /** Why a repository path may not be part of the product, or null if it may. */
 function notProduct(path: string): string | null {
   const [top] = path.split('/');
+  if (PRODUCT_FILES.includes(path)) return null;
   if (!PRODUCT_DIRS.includes(top)) return `outside ${PRODUCT_DIRS.join(', ')}`;
   if (TEST_FILE.test(path)) return 'a spec or fixture';
   if (/(^|\/)(test|bench)\//.test(path)) return 'test or bench code';
