@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@fincore/events';
-import { DeliveryStatus, WebhookDeliveryRepository, WebhookEndpointRepository } from '@fincore/notifications';
+import { WebhookDeliveryAdminRepository, WebhookEndpointRepository } from '@fincore/notifications';
 import { keysetCursor, Principal } from '@fincore/platform';
 import {
   webhookDeliveryInProgress,
@@ -9,13 +9,13 @@ import {
 } from '../common/notification.problems';
 import { DeliveryQueue } from './delivery-queue';
 import { retryRefusal } from './domain/retry-rules';
-import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-deliveries.mapper';
-import type { DeliveryListQuery } from './webhook-deliveries.schemas';
+import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-delivery.mapper';
+import type { DeliveryListQuery } from './webhook-delivery.schemas';
 
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly deliveryQueue: DeliveryQueue,
@@ -60,13 +60,11 @@ export class WebhookDeliveriesService {
       const refusal = retryRefusal(locked, endpoint);
       if (refusal === 'delivery_in_progress') throw webhookDeliveryInProgress(deliveryId);
       if (refusal === 'endpoint_disabled') throw webhookEndpointDisabled(endpoint.id);
-      Object.assign(locked, {
-        status: DeliveryStatus.Pending,
-        cycleAttempts: 0,
-        nextAttemptAt: new Date(),
-        updatedAt: new Date(),
-      });
-      return this.deliveries.save(manager, locked);
+      await this.deliveries.requeue(manager, principal.tenantId, [locked.id]);
+      // Read again as the requeue left it: the answer shows the delivery on its way.
+      const requeued = await this.deliveries.lockOfTenant(manager, principal.tenantId, locked.id);
+      if (!requeued) throw webhookDeliveryNotFound(deliveryId);
+      return requeued;
     });
     await this.deliveryQueue.enqueueNow([delivery.id]);
     return mapWebhookDelivery(delivery);

@@ -6,7 +6,8 @@ import {
   EndpointOrdering,
   EndpointPacingState,
   EndpointStatus,
-  WebhookDeliveryRepository,
+  receivesDeliveries,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, Principal, validationFailed } from '@fincore/platform';
@@ -37,12 +38,12 @@ import {
   mapRotatedSecret,
   mapWebhookEndpoint,
   mapWebhookEndpointWithSecret,
-} from './webhook-endpoints.mapper';
+} from './webhook-endpoint.mapper';
 import type {
   CreateWebhookEndpointRequest,
   ReplayRequest,
   UpdateWebhookEndpointRequest,
-} from './webhook-endpoints.schemas';
+} from './webhook-endpoint.schemas';
 
 @Injectable()
 export class WebhookEndpointsService {
@@ -50,7 +51,7 @@ export class WebhookEndpointsService {
 
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     private readonly unitOfWork: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
@@ -242,13 +243,14 @@ export class WebhookEndpointsService {
     if (since >= until) throw validationFailed([{ field: 'since', message: 'must be before until' }]);
     const ids = await this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
-      if (endpoint.status !== EndpointStatus.Active) throw webhookEndpointDisabled(endpointId);
-      return this.deliveries.requeueFailedOfEndpoint(manager, {
+      if (!receivesDeliveries(endpoint)) throw webhookEndpointDisabled(endpointId);
+      const failed = await this.deliveries.lockFailedOfEndpoint(manager, {
         tenantId: principal.tenantId,
         endpointId: endpoint.id,
         since,
         until,
       });
+      return this.deliveries.requeue(manager, principal.tenantId, failed);
     });
     await this.deliveryQueue.enqueueNow(ids);
     return { endpointId, replayed: ids.length };

@@ -4,7 +4,7 @@ import type {
   WebhookDeliveryAttemptResponse,
   WebhookDeliveryDetailResponse,
   WebhookDeliveryResponse,
-} from './webhook-deliveries.schemas';
+} from './webhook-delivery.schemas';
 
 export function mapWebhookDelivery(d: WebhookDeliveryEntity): WebhookDeliveryResponse {
   return {

@@ -7,19 +7,22 @@ import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
 import type { AttemptRecord } from './webhook-delivery.rows';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
-import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookDeliveryAdminRepository } from './webhook-delivery-admin.repository';
+import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
 
-describe('WebhookDeliveryRepository: delivery', () => {
+describe('WebhookDeliveryAttemptRepository', () => {
   let db: TestDatabase;
   let rows: NotificationRows;
-  let sut: WebhookDeliveryRepository;
+  let sut: WebhookDeliveryAttemptRepository;
+  let admin: WebhookDeliveryAdminRepository;
   let tenant: TenantEntity;
   let endpoint: WebhookEndpointEntity;
 
   beforeAll(async () => {
     db = await openTestDatabase([...NOTIFICATION_ENTITIES, OutboxEventEntity]);
     rows = new NotificationRows(db.dataSource);
-    sut = new WebhookDeliveryRepository(db.dataSource);
+    sut = new WebhookDeliveryAttemptRepository(db.dataSource);
+    admin = new WebhookDeliveryAdminRepository(db.dataSource);
   });
   afterAll(() => db.close());
   beforeEach(async () => {
@@ -129,10 +132,10 @@ describe('WebhookDeliveryRepository: delivery', () => {
         lastError: null,
       });
       expect(await rows.deliveryRow(failed.id)).toMatchObject({ status: 'FAILED', deliveredAt: null });
-      expect((await sut.listAttempts(first.id)).map((a) => [a.attemptNumber, a.outcome])).toEqual([
+      expect((await admin.listAttempts(first.id)).map((a) => [a.attemptNumber, a.outcome])).toEqual([
         [2, 'SUCCEEDED'],
       ]);
-      expect(await sut.listAttempts(failed.id)).toHaveLength(1);
+      expect(await admin.listAttempts(failed.id)).toHaveLength(1);
       expect(await rows.endpointRow(endpoint.id)).toMatchObject({ failingSince: null, lastSuccessAt: late });
     });
 
@@ -191,7 +194,7 @@ describe('WebhookDeliveryRepository: delivery', () => {
         lastStatusCode: 200,
         lastError: null,
       });
-      expect(await sut.listAttempts(delivery.id)).toEqual([
+      expect(await admin.listAttempts(delivery.id)).toEqual([
         expect.objectContaining({ attemptNumber: 3, statusCode: 200, outcome: 'SUCCEEDED', durationMs: 31 }),
       ]);
       expect(await rows.endpointRow(endpoint.id)).toMatchObject({
@@ -267,7 +270,7 @@ describe('WebhookDeliveryRepository: delivery', () => {
       });
       expect((await rows.deliveryRow(two.id)).status).toBe('PENDING');
 
-      await inTransaction((manager) => sut.failPendingOfEndpoint(manager, endpoint.id, 'endpoint deleted'));
+      await inTransaction((manager) => admin.failPendingOfEndpoint(manager, endpoint.id, 'endpoint deleted'));
       expect(await rows.deliveryRow(two.id)).toMatchObject({
         status: 'FAILED',
         lastError: 'endpoint deleted',
@@ -278,74 +281,21 @@ describe('WebhookDeliveryRepository: delivery', () => {
     });
   });
 
-  describe('pagePending', () => {
-    it('pages through pending deliveries in (created_at, id) order', async () => {
-      const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));
-      const first = await rows.delivery(endpoint, { createdAt: at(1) });
-      await rows.delivery(endpoint, { createdAt: at(2), status: 'FAILED', nextAttemptAt: null });
-      const second = await rows.delivery(endpoint, { createdAt: at(3) });
-      const third = await rows.delivery(endpoint, { createdAt: at(4) });
-      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
+  describe('pendingInChain', () => {
+    it('finds the pending delivery ahead of one in its chain, and the next one behind it', async () => {
+      const ordered = await rows.endpoint(tenant, { ordering: 'SUBJECT' });
+      const link = (sequence: number, status: 'PENDING' | 'SUCCEEDED' | 'FAILED' = 'PENDING') =>
+        rows.delivery(ordered, { subjectType: 'person', subjectId: 'p-1', sequence, status });
+      await link(1, 'SUCCEEDED');
+      const second = await link(2);
+      await link(3, 'FAILED');
+      const fourth = await link(4);
+      const chain = { endpointId: ordered.id, subjectType: 'person', subjectId: 'p-1' };
 
-      const page = await sut.pagePending(start, 2, at(5));
-      expect(page.map((d) => d.id)).toEqual([first.id, second.id]);
-      expect(page[1]).toEqual({
-        id: second.id,
-        tenantId: endpoint.tenantId,
-        nextAttemptAt: second.nextAttemptAt,
-        createdAt: at(3),
-      });
-      expect((await sut.pagePending(page[1], 2, at(5))).map((d) => d.id)).toEqual([third.id]);
-    });
-
-    it('leaves out deliveries created since the given time that were never attempted', async () => {
-      const at = (s: number) => new Date(Date.UTC(2031, 0, 1, 0, 0, s));
-      const old = await rows.delivery(endpoint, { createdAt: at(1) });
-      await rows.delivery(endpoint, { createdAt: at(3) });
-      const retried = await rows.delivery(endpoint, { createdAt: at(4), attemptCount: 1 });
-      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
-
-      expect((await sut.pagePending(start, 10, at(2))).map((d) => d.id)).toEqual([old.id, retried.id]);
-    });
-  });
-
-  describe('requeueFailedOfEndpoint', () => {
-    it("puts the endpoint's failed deliveries created in [since, until) back to pending", async () => {
-      const at = (day: number) => new Date(Date.UTC(2026, 0, day));
-      const inRange = await rows.delivery(endpoint, { status: 'FAILED', cycleAttempts: 3, createdAt: at(2) });
-      await rows.delivery(endpoint, { status: 'FAILED', createdAt: at(5) });
-      await rows.delivery(endpoint, { status: 'SUCCEEDED', createdAt: at(2) });
-
-      const ids = await inTransaction((manager) =>
-        sut.requeueFailedOfEndpoint(manager, {
-          tenantId: tenant.id,
-          endpointId: endpoint.id,
-          since: at(1),
-          until: at(5),
-        }),
-      );
-
-      expect(ids).toEqual([inRange.id]);
-      expect(await rows.deliveryRow(inRange.id)).toMatchObject({ status: 'PENDING', cycleAttempts: 0 });
-    });
-  });
-
-  describe('listOfTenant', () => {
-    it('answers newest first, filtered, after the given position', async () => {
-      const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
-      const older = await rows.delivery(endpoint, { createdAt: at(1) });
-      const newer = await rows.delivery(endpoint, { createdAt: at(2) });
-      await rows.delivery(endpoint, { createdAt: at(3), status: 'FAILED' });
-
-      const pending = await sut.listOfTenant(tenant.id, { status: 'PENDING' }, 10);
-      expect(pending.map((d) => d.id)).toEqual([newer.id, older.id]);
-      const after = await sut.listOfTenant(
-        tenant.id,
-        { before: { createdAt: newer.createdAt, id: newer.id } },
-        10,
-      );
-      expect(after.map((d) => d.id)).toEqual([older.id]);
-      expect(await sut.listOfTenant((await db.createTenant()).id, {}, 10)).toEqual([]);
+      expect((await sut.pendingInChain({ ...chain, sequence: 4 }, 'before'))?.id).toBe(second.id);
+      expect(await sut.pendingInChain({ ...chain, sequence: 2 }, 'before')).toBeUndefined();
+      expect((await sut.pendingInChain({ ...chain, sequence: 2 }, 'after'))?.id).toBe(fourth.id);
+      expect(await sut.pendingInChain({ ...chain, subjectId: 'p-2', sequence: 9 }, 'before')).toBeUndefined();
     });
   });
 });

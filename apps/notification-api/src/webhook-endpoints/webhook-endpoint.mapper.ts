@@ -5,7 +5,7 @@ import type {
   RotateSecretResponse,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
-} from './webhook-endpoints.schemas';
+} from './webhook-endpoint.schemas';
 
 export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointResponse {
   return {
