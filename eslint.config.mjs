@@ -83,7 +83,6 @@ export default tseslint.config(
   {
     // A library's index names each export, so nothing inside it becomes public by being added.
     files: ['libs/*/src/index.ts'],
-    ignores: ['libs/notifications/src/index.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -89,11 +89,15 @@ export async function createApp(
   })
   class RootModule {}
 
+  // A module that cannot be built rejects here and the caller says why in one line: Nest's own
+  // report of it (colours, stack trace) stays in the buffer.
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {
     bufferLogs: options.bufferLogs ?? true,
+    autoFlushLogs: false,
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   useBoundedJsonParser(app, config.HTTP_BODY_LIMIT);
 
   const metrics = app.get(MetricsService);

@@ -27,6 +27,7 @@ export { WithoutIdempotencyKey } from './idempotency/without-idempotency-key.dec
 export { MetricsService } from './metrics/metrics';
 export { closeRedisClient, createQueueConnection, createRedisClient } from './redis/redis-connection';
 export type { RedisClient } from './redis/redis-connection';
+export { logConnectionErrors } from './redis/redis-errors';
 export { redisScript } from './redis/redis-script';
 export { REDIS, redisKey, tokenRevokedChannel } from './redis/redis.module';
 export { deleteInBatches, PeriodicTask } from './scheduling/periodic-task';
