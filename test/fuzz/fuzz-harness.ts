@@ -11,8 +11,8 @@ import {
   requestOf,
   toRaw,
 } from './openapi-arbitraries';
-import { RawRequest, RawResponse, sendRaw, toCurl } from './raw-http';
-import { DatabaseFingerprint } from './db-fingerprint';
+import { RawRequest, RawResponse, sendRaw, toCurl } from '../support/raw-http';
+import { DatabaseFingerprint } from '../support/db-fingerprint';
 import { ResponseSchemas } from './response-schemas';
 
 /** Runs per operation and kind of input; `FUZZ_RUNS` raises it for a longer hunt. */

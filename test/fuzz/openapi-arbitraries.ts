@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RawRequest } from './raw-http';
+import type { RawRequest } from '../support/raw-http';
 
 /** The parts of an OpenAPI 3.0 document the fuzz suite reads. */
 export type Schema = Record<string, any>;
