@@ -91,6 +91,8 @@ export async function createApp(
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {
     bufferLogs: options.bufferLogs ?? true,
     abortOnError: false,
+    // Nest's own parsers would take form bodies as well: JSON is the only body (see json-body.ts).
+    bodyParser: false,
   });
   app.useLogger(app.get(Logger));
   useBoundedJsonParser(app, config.HTTP_BODY_LIMIT);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, RawServerDefault } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ProblemException } from '../errors/problem';
+import { encodingProblem } from './request-encoding';
 
 /** Deeper than any body fincore documents by far; deeper bodies are refused before parsing. */
 export const MAX_JSON_DEPTH = 32;
@@ -37,11 +38,18 @@ export function jsonNestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
   return false;
 }
 
-/** Fastify's own JSON parser (prototype poisoning refused), behind the depth check. */
+/**
+ * Fastify's own JSON parser (prototype poisoning refused), behind the encoding and depth checks.
+ */
 export function useBoundedJsonParser(app: NestFastifyApplication, bodyLimit: number): void {
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
   const parse = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', { bodyLimit }, (request, body, done) => {
+    const refused = encodingProblem(request.headers, body);
+    if (refused) {
+      done(refused, undefined);
+      return;
+    }
     if (jsonNestsDeeperThan(body, MAX_JSON_DEPTH)) {
       done(new ProblemException('json_too_deep', 400, { limit: MAX_JSON_DEPTH }), undefined);
       return;
