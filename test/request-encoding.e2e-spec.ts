@@ -5,6 +5,7 @@ import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { AppWorld, startAppWorld } from './support/app-world';
 import { createPerson } from './support/builders/persons';
 import { createUsageGroup } from './support/builders/usage-groups';
+import { createWebhookEndpoint } from './support/builders/webhooks';
 import { DatabaseFingerprint } from './support/db-fingerprint';
 import { jsonWithRawString, RawResponse, sendRaw } from './support/raw-http';
 import { expectRawProblem } from './support/problems';
@@ -146,5 +147,63 @@ describe.each(probes.map((p) => [p.api, p] as const))('%s: request bytes are nev
     ]);
     expect(answer.status).toBe(probe.ok);
     expect((answer.json as Record<string, unknown>)[probe.field]).toBe('Müller');
+  });
+});
+
+describe('an empty body with a JSON content type is no body', () => {
+  const empty = (app: () => RunningApp, method: string, path: () => string) => () =>
+    sendRaw(app().url, {
+      method,
+      target: path(),
+      headers: [['x-auth-token', world.token], JSON_TYPE],
+      body: Buffer.alloc(0),
+    });
+
+  it('takes it on an operation without a body: a DELETE and a POST', async () => {
+    const { id } = await createWebhookEndpoint(notification.api, world.token, {
+      url: 'http://127.0.0.1:9/f',
+    });
+    const disabled = await empty(
+      () => notification,
+      'POST',
+      () => `/api/v1/webhook-endpoints/${id}/disable`,
+    )();
+    expect(disabled.status).toBe(200);
+    expect(disabled.json).toMatchObject({ id, status: 'DISABLED' });
+    expect(
+      (
+        await empty(
+          () => notification,
+          'DELETE',
+          () => `/api/v1/webhook-endpoints/${id}`,
+        )()
+      ).status,
+    ).toBe(204);
+    expect(
+      (await notification.api.get(`/api/v1/webhook-endpoints/${id}`, { token: world.token })).status,
+    ).toBe(404);
+  });
+
+  it('answers an operation that needs a body 400 validation_failed, not malformed_json', async () => {
+    const before = await fingerprint.take();
+    expectRawProblem(
+      await empty(
+        () => world.sut,
+        'POST',
+        () => '/api/v1/credentials/authenticate',
+      )(),
+      400,
+      'validation_failed',
+    );
+    expectRawProblem(
+      await empty(
+        () => notification,
+        'POST',
+        () => '/api/v1/webhook-endpoints',
+      )(),
+      400,
+      'validation_failed',
+    );
+    expect(DatabaseFingerprint.changed(before, await fingerprint.take())).toEqual([]);
   });
 });

@@ -40,14 +40,15 @@ export function jsonNestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
 
 /**
  * Fastify's own JSON parser (prototype poisoning refused), behind the encoding and depth checks.
+ * An empty body is no body: clients send the JSON content type on a DELETE or body-less POST too.
  */
 export function useBoundedJsonParser(app: NestFastifyApplication, bodyLimit: number): void {
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
   const parse = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', { bodyLimit }, (request, body, done) => {
     const refused = encodingProblem(request.headers, body);
-    if (refused) {
-      done(refused, undefined);
+    if (refused || !body.length) {
+      done(refused ?? null, undefined);
       return;
     }
     if (jsonNestsDeeperThan(body, MAX_JSON_DEPTH)) {
