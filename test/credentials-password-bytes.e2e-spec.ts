@@ -86,4 +86,17 @@ describe('credentials-api: passwords are the bytes the caller sent', () => {
     await expectRefusedUnchanged(() => login(passphrase(LATIN1_UMLAUTS)));
     expect((await authenticatePerson(world.sut.api, world.token, person)).status).toBe(200);
   });
+
+  it('lets no escaped unpaired surrogate log in as a replacement character either', async () => {
+    const person = await createPerson(world.sut.api, world.token, { password: 'a long passphrase \uFFFD' });
+    const before = await fingerprint.take();
+    const answer = await send(
+      'POST',
+      '/api/v1/credentials/authenticate',
+      Buffer.from(JSON.stringify({ username: person.username, password: 'a long passphrase \ud800' })),
+    );
+    expectRawProblem(answer, 400, 'validation_failed');
+    expect((answer.json as { errors: Array<{ field: string }> }).errors[0].field).toBe('password');
+    expect(DatabaseFingerprint.changed(before, await fingerprint.take())).toEqual([]);
+  });
 });
