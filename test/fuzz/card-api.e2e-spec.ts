@@ -55,6 +55,9 @@ beforeAll(async () => {
       labelsAll: fc.subarray(labels),
       labelsNone: fc.subarray(labels),
       serviceCode: fc.constantFrom(...serviceCodes, '99'),
+      // the document gives these query parameters as digits, without their bounds
+      limit: fc.integer({ min: 1, max: 200 }),
+      beforeVersion: fc.integer({ min: 1, max: 20 }),
       allowedServiceCodes: fc.subarray(serviceCodes),
       authorisationTypes: fc
         .tuple(...serviceCodes.map(() => fc.boolean()))

@@ -264,10 +264,21 @@ export function mutationsFor(op: Operation): Record<string, Mutation> {
   };
 }
 
-/** Malformed variants of the valid-shaped requests of an operation. */
-export function malformedOf(op: Operation, valid: fc.Arbitrary<RequestParts>): fc.Arbitrary<Malformed> {
-  const mutations = mutationsFor(op);
+/** Malformed variants of the valid-shaped requests of an operation, by one mutation kind. */
+export function malformedOfKind(
+  op: Operation,
+  valid: fc.Arbitrary<RequestParts>,
+  mutation: string,
+): fc.Arbitrary<Malformed> {
+  const mutate = mutationsFor(op)[mutation];
   return fc
-    .tuple(valid, fc.constantFrom(...Object.keys(mutations)), fc.nat({ max: 1 << 16 }))
-    .map(([parts, mutation, pick]) => ({ mutation, parts: mutations[mutation](parts, pick) }));
+    .tuple(valid, fc.nat({ max: 1 << 16 }))
+    .map(([parts, pick]) => ({ mutation, parts: mutate(parts, pick) }));
+}
+
+/** Malformed variants of the valid-shaped requests of an operation, of any kind. */
+export function malformedOf(op: Operation, valid: fc.Arbitrary<RequestParts>): fc.Arbitrary<Malformed> {
+  return fc
+    .constantFrom(...Object.keys(mutationsFor(op)))
+    .chain((mutation) => malformedOfKind(op, valid, mutation));
 }
