@@ -70,6 +70,7 @@ export const expectNoFindings = (findings: Finding[]) => expectNone(findings, FU
 interface Input {
   mutation?: string;
   parts: RequestParts;
+  original?: RequestParts;
 }
 
 /** One app's run of one kind of input: what it has seen so far. */
@@ -90,7 +91,7 @@ class Run {
   }
 
   /** Sends one request and judges the answer and what it wrote. */
-  async exercise(op: Operation, { mutation, parts }: Input, replay: string): Promise<void> {
+  async exercise(op: Operation, { mutation, parts, original }: Input, replay: string): Promise<void> {
     const raw = toRaw(parts);
     const c = { operation: op.id, kind: this.kind, mutation, raw, replay };
     this.last ??= await this.fingerprint.take();
@@ -109,7 +110,7 @@ class Run {
     this.last = now;
     const wrong = judge(op, this.schemas, response, {
       kind: this.kind,
-      allowed: mutation === undefined || harmless(op, this.schemas, mutation, raw),
+      allowed: mutation === undefined || harmless(op, this.schemas, mutation, raw, toRaw(original ?? parts)),
       rejectionMayWrite: this.target.rejectionsThatWrite?.includes(`${response.status} ${op.id}`) ?? false,
       changedTables,
     });
