@@ -1,6 +1,6 @@
 import { CardApiApp } from '../apps/card-api/src/app.definition';
-import { AccountRepository } from '../apps/card-api/src/accounts/account.repository';
-import { CardRepository } from '../apps/card-api/src/cards/card.repository';
+import { AccountRepository } from '../apps/card-api/src/cards/accounts/account.repository';
+import { CardRepository } from '../apps/card-api/src/cards/card/card.repository';
 import { startAppWorld } from './support/app-world';
 import { createUsageGroup } from './support/builders/usage-groups';
 import { ALL_CODES } from './support/card-settings';

@@ -7,13 +7,12 @@ import {
   OutboxRelay,
   QueueName,
   queuePrefix,
-  recordEvent,
   redisConnectionOptions,
   UnitOfWork,
 } from '@fincore/events';
 import { ApiAuth, AppDefinition, CurrentPrincipal, Principal } from '@fincore/platform';
 import { eventually } from './support/http';
-import { commitEvent, outboxEvents } from './support/outbox';
+import { commitEvent, outboxEvents, recordEvent } from './support/outbox';
 import { RunningApp, TestStack } from './support/stack';
 
 /** An app that changes nothing but emits PERSON_UPDATED through the real unit of work. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { DomainEvent, EventInput, EventType, recordEvent } from '@fincore/events';
+import type { DataSource, EntityManager } from 'typeorm';
+import { DomainEvent, EventInput, EventType, newDomainEvents, OutboxRepository } from '@fincore/events';
+import { serializeTraceContext } from '@fincore/platform';
 import { eventually } from './http';
 
 /** An `events.outbox` row as the tests read it. */
@@ -63,6 +64,21 @@ export async function expectOutboxEvents(
   if (typeof expected === 'number') expect(rows).toHaveLength(expected);
   else expect(rows).toEqual(expected.map((row) => expect.objectContaining(row)));
   return rows;
+}
+
+/**
+ * Writes one event into the outbox with the caller's transaction, unpublished, as a process that
+ * died before publishing leaves it.
+ */
+export async function recordEvent<T extends EventType>(
+  manager: EntityManager,
+  input: EventInput<T>,
+): Promise<DomainEvent<T>> {
+  const [event] = newDomainEvents([input]);
+  await new OutboxRepository(manager.dataSource).insertEvents(manager, [event], {
+    traceContext: serializeTraceContext(),
+  });
+  return event;
 }
 
 /** Commits one event through the outbox, as an app's unit of work would. */

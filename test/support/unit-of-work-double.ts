@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Transaction, UnitOfWork } from '@fincore/events';
+import type { ChangeAsRead, EventType, OutboxRows, Transaction, UnitOfWork } from '@fincore/events';
 import { newDouble } from './doubles';
 
 export type TransactionDouble = Transaction & { emit: jest.Mock; emitAll: jest.Mock };
@@ -14,9 +14,21 @@ export function aTransaction(
   return { manager, emit: jest.fn(), emitAll: jest.fn() } as unknown as TransactionDouble;
 }
 
-/** Makes a UnitOfWork double run its work at once in `tx`. */
+/** What a one-statement change's `write` receives from a UnitOfWork double for its events' rows. */
+export const OUTBOX_ROWS: OutboxRows = ['outbox rows'];
+
+/**
+ * Makes a UnitOfWork double run its work at once in `tx`, and a change as read as the unit of work
+ * does: its one statement (given OUTBOX_ROWS) when planned and applied, else its locked work in run().
+ */
 export function runsIn(uow: jest.Mocked<UnitOfWork>, tx: Transaction): void {
   uow.run.mockImplementation((work: (t: Transaction) => Promise<unknown>) => work(tx) as never);
+  uow.changeAsReadOrLocked.mockImplementation((async (change: ChangeAsRead<unknown, EventType, unknown>) => {
+    const subject = await change.read();
+    const planned = subject ? change.plan(subject) : undefined;
+    const applied = planned ? await planned.write(OUTBOX_ROWS) : null;
+    return applied ?? uow.run(change.locked);
+  }) as never);
 }
 
 /** A UnitOfWork double that runs the work at once in a transaction double. */

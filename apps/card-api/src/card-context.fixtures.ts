@@ -1,7 +1,7 @@
 import type { Principal } from '@fincore/platform';
-import { AccountEntity } from './accounts/account.entity';
-import { CardEntity } from './cards/card.entity';
-import { UsageGroupEntity } from './usage-groups/usage-group.entity';
+import { AccountEntity } from './cards/accounts/account.entity';
+import { CardEntity } from './cards/card/card.entity';
+import { UsageGroupEntity } from './cards/usage-groups/usage-group.entity';
 
 /** Builders for the card context's service specs: entities as the repositories return them. */
 

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { openTestDatabase, TestDatabase } from '../../../test/support/test-database';
 import { newDomainEvents } from './outbox';
-import { OutboxRepository } from './outbox.repository';
+import { outboxInsertWhen, OutboxRepository, outboxRows } from './outbox.repository';
 
 describe('OutboxRepository (PostgreSQL)', () => {
   let testDb: TestDatabase;
@@ -44,12 +44,12 @@ describe('OutboxRepository (PostgreSQL)', () => {
     });
   });
 
-  describe('insertEventsPart', () => {
-    const statement = (guardRows: number, events: ReturnType<typeof personUpdated>[]) => {
-      const params: unknown[] = [guardRows];
-      const part = sut.insertEventsPart(events, { traceContext: 'trace-1', publishing: true }, params, 'g');
-      return db.query(`WITH g AS (SELECT generate_series(1, $1)), o AS (${part}) SELECT 1`, params);
-    };
+  describe('outboxInsertWhen', () => {
+    const statement = (guardRows: number, events: ReturnType<typeof personUpdated>[]) =>
+      db.query(`WITH g AS (SELECT generate_series(1, $1)), o AS (${outboxInsertWhen('g', 2)}) SELECT 1`, [
+        guardRows,
+        ...outboxRows(events, 'trace-1'),
+      ]);
 
     it('inserts the events, marked published, when the guard returned a row', async () => {
       const event = personUpdated('guarded');

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-import { serializeTraceContext } from '@fincore/platform';
 import { EVENT_CATALOG, EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
-import { OutboxRepository } from './outbox.repository';
 
 export class InvalidEventDataError extends Error {}
 
@@ -36,28 +33,4 @@ export function newDomainEvents<T extends EventType>(inputs: readonly EventInput
       data: parsed.data as EventData<T>,
     };
   });
-}
-
-/**
- * Writes a domain event into the outbox with the caller's EntityManager, so it commits or rolls
- * back with the state change it describes. Data is checked against the catalog schema.
- */
-export async function recordEvent<T extends EventType>(
-  manager: EntityManager,
-  input: EventInput<T>,
-): Promise<DomainEvent<T>> {
-  const [event] = await recordEvents(manager, [input]);
-  return event;
-}
-
-/** Writes several events in one statement, whatever their number; all are checked before any is written. */
-export async function recordEvents<T extends EventType>(
-  manager: EntityManager,
-  inputs: readonly EventInput<T>[],
-): Promise<DomainEvent<T>[]> {
-  const events = newDomainEvents(inputs);
-  await new OutboxRepository(manager.dataSource).insertEvents(manager, events, {
-    traceContext: serializeTraceContext(),
-  });
-  return events;
 }

@@ -80,44 +80,67 @@ describe('UnitOfWork', () => {
     });
   });
 
-  describe('runInOneStatement', () => {
-    it('joins the outbox insert of the events to the statement, then publishes them after it', async () => {
-      outbox.insertEventsPart.mockReturnValue('INSERT INTO events.outbox …');
-      const params: unknown[] = [];
-      let joined = '';
-      const result = await requestContext.run({ requestId: 'req-8' }, () =>
-        sut.runInOneStatement('PERSON_UPDATED', 'ACME', [data], async (part) => {
-          joined = part.sql(params, 'changed');
-          return 'applied';
-        }),
-      );
-      expect([result, joined]).toEqual(['applied', 'INSERT INTO events.outbox …']);
-      const [[events, options, passedParams, guard]] = outbox.insertEventsPart.mock.calls;
-      expect(events).toEqual([
-        expect.objectContaining({ type: 'PERSON_UPDATED', tenantCode: 'ACME', correlationId: 'req-8', data }),
-      ]);
-      expect([options, passedParams, guard]).toEqual([
-        { traceContext: null, publishing: true },
-        params,
-        'changed',
-      ]);
-      expect(publisher.publishInBackground).toHaveBeenCalledWith([
-        { id: events[0].id, tenantCode: 'ACME', traceContext: null },
-      ]);
-      expect(db.transaction).not.toHaveBeenCalled();
+  describe('changeAsReadOrLocked', () => {
+    const subject = { personId: 'p-1' };
+    const change = (write: (outbox: readonly unknown[]) => Promise<string | null>, planned = true) => ({
+      read: jest.fn(async () => subject),
+      plan: jest.fn(() =>
+        planned ? { type: 'PERSON_UPDATED' as const, tenantCode: 'ACME', data: [data], write } : undefined,
+      ),
+      locked: jest.fn(async () => 'locked'),
     });
 
-    it('publishes nothing when the statement did not apply', async () => {
-      const result = await sut.runInOneStatement('PERSON_UPDATED', 'ACME', [data], async () => null);
-      expect(result).toBeNull();
-      expect(publisher.publishInBackground).not.toHaveBeenCalled();
+    it('writes the change with the rows of its events in one statement, then publishes them after it', async () => {
+      let rows: readonly unknown[] = [];
+      const planned = change(async (outbox) => {
+        rows = outbox;
+        return 'applied';
+      });
+      const result = await requestContext.run({ requestId: 'req-8' }, () =>
+        sut.changeAsReadOrLocked(planned),
+      );
+      expect(result).toBe('applied');
+      expect(planned.plan).toHaveBeenCalledWith(subject);
+      const [traceContext, [id], types, tenants, , correlations, [json]] = rows as unknown[][];
+      expect([traceContext, types, tenants, correlations]).toEqual([
+        null,
+        ['PERSON_UPDATED'],
+        ['ACME'],
+        ['req-8'],
+      ]);
+      expect(JSON.parse(json as string)).toEqual(data);
+      expect(publisher.publishInBackground).toHaveBeenCalledWith([
+        { id, tenantCode: 'ACME', traceContext: null },
+      ]);
+      expect(db.transaction).not.toHaveBeenCalled();
+      expect(planned.locked).not.toHaveBeenCalled();
+    });
+
+    it('publishes nothing and runs the change locked when the statement did not apply', async () => {
+      const planned = change(async () => null);
+      await expect(sut.changeAsReadOrLocked(planned)).resolves.toBe('locked');
+      expect(planned.locked).toHaveBeenCalledTimes(1);
+      expect(publisher.publishInBackground).toHaveBeenCalledWith([]);
+    });
+
+    it('runs the change locked when there is no subject or the plan leaves it to the lock', async () => {
+      const unplanned = change(jest.fn(), false);
+      await expect(sut.changeAsReadOrLocked(unplanned)).resolves.toBe('locked');
+      const missing = { ...change(jest.fn()), read: jest.fn(async () => null) };
+      await expect(sut.changeAsReadOrLocked(missing)).resolves.toBe('locked');
+      expect(missing.plan).not.toHaveBeenCalled();
     });
 
     it('refuses data that does not match the catalog, before running the statement', async () => {
       const write = jest.fn();
-      await expect(
-        sut.runInOneStatement('PERSON_UPDATED', 'ACME', [{ personId: 'p-1', changedFields: [] }], write),
-      ).rejects.toThrow(/does not match its schema/);
+      const planned = change(write);
+      planned.plan.mockReturnValue({
+        type: 'PERSON_UPDATED',
+        tenantCode: 'ACME',
+        data: [{ personId: 'p-1', changedFields: [] }],
+        write,
+      });
+      await expect(sut.changeAsReadOrLocked(planned)).rejects.toThrow(/does not match its schema/);
       expect(write).not.toHaveBeenCalled();
     });
   });

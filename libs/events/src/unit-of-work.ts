@@ -7,7 +7,7 @@ import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
 import { newDomainEvents } from './outbox';
 import { OutboxPublisher } from './outbox-publisher';
-import { EventToEnqueue, OutboxRepository } from './outbox.repository';
+import { EventToEnqueue, OutboxRepository, OutboxRows, outboxRows } from './outbox.repository';
 
 export interface Transaction {
   manager: EntityManager;
@@ -21,13 +21,35 @@ export interface Transaction {
   ): Promise<DomainEvent<T>[]>;
 }
 
-/** The outbox insert a one-statement change joins to its statement (see UnitOfWork.runInOneStatement). */
-export interface OutboxPart {
+/** A change worked out from its subject as read: its events, and the one statement that writes both. */
+export interface OneStatementChange<T extends EventType, R> {
+  type: T;
+  tenantCode: string;
+  data: readonly EventData<T>[];
   /**
-   * A data-modifying CTE body that records the change's events, only when the statement's CTE
-   * `guard` returned a row; its values go onto the statement's `params`.
+   * Runs the one statement that writes the change and `outbox` (see outboxInsertWhen) only while
+   * the subject is still as read. Null when it was not: then it wrote nothing.
    */
-  sql(params: unknown[], guard: string): string;
+  write(outbox: OutboxRows): Promise<R | null>;
+}
+
+/** A change that goes in one statement when its subject is still as read, else under a lock. */
+export interface ChangeAsRead<S, T extends EventType, R> {
+  /** The subject as committed, unlocked; null leaves the change (and its answer) to `locked`. */
+  read(): Promise<S | null>;
+  /**
+   * The change worked out from the subject as read; undefined leaves it to `locked` (a refusal or
+   * a no-op, whose answer must come from the subject as locked).
+   */
+  plan(subject: S): OneStatementChange<T, R> | undefined;
+  /** The change in a transaction that locks the subject first; emits its events through `tx`. */
+  locked(tx: Transaction): Promise<R>;
+}
+
+/** The events of a change, checked against the catalog, correlated with the request. */
+function newEvents<T extends EventType>(type: T, tenantCode: string, data: readonly EventData<T>[]) {
+  const correlationId = requestContext.requestId() ?? null;
+  return newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
 }
 
 /**
@@ -49,8 +71,7 @@ export class UnitOfWork {
     const emitted: EventToEnqueue[] = [];
     const body = async (manager: EntityManager) => {
       const emitAll: Transaction['emitAll'] = async (type, tenantCode, data) => {
-        const correlationId = requestContext.requestId() ?? null;
-        const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
+        const events = newEvents(type, tenantCode, data);
         // Marked published at once: this process enqueues them after commit (no statement after it).
         // The request's trace goes on from the row: relay, notifier and webhook continue it.
         const traceContext = serializeTraceContext();
@@ -73,29 +94,26 @@ export class UnitOfWork {
   }
 
   /**
-   * A state change and its events in ONE statement, atomic without a transaction (no BEGIN, no
-   * COMMIT: a round trip each), then publication after it, as run() does. For a change checked
-   * against state read beforehand: `write` runs one statement that applies the change only while
-   * that state still holds, with `outbox` joined as a CTE guarded by the change, and answers null
-   * when it did not apply. Then nothing was written nor is published, and the caller falls back
-   * to run().
+   * The one write path of a change checked against state read beforehand: read the subject
+   * unlocked, work the change out from it, and write the change and its events in ONE statement
+   * that applies only while the subject is still as read (atomic without a transaction: no BEGIN,
+   * no COMMIT, a round trip each), then publish the events after it, as run() does. When the plan
+   * leaves it to the lock, or the subject changed meanwhile, the change runs in run() with the
+   * subject locked.
    */
-  async runInOneStatement<T extends EventType, R>(
-    type: T,
-    tenantCode: string,
-    data: readonly EventData<T>[],
-    write: (outbox: OutboxPart) => Promise<R | null>,
-  ): Promise<R | null> {
-    const correlationId = requestContext.requestId() ?? null;
-    const events = newDomainEvents(data.map((d) => ({ type, tenantCode, data: d, correlationId })));
-    const traceContext = serializeTraceContext();
-    const result = await write({
-      sql: (params, guard) =>
-        this.outbox.insertEventsPart(events, { traceContext, publishing: true }, params, guard),
-    });
-    if (result !== null) {
-      this.publisher.publishInBackground(events.map(({ id }) => ({ id, tenantCode, traceContext })));
+  async changeAsReadOrLocked<S, T extends EventType, R>(change: ChangeAsRead<S, T, R>): Promise<R> {
+    const subject = await change.read();
+    const planned = subject && change.plan(subject);
+    if (planned) {
+      const { tenantCode } = planned;
+      const events = newEvents(planned.type, tenantCode, planned.data);
+      const traceContext = serializeTraceContext();
+      const result = await planned.write(outboxRows(events, traceContext));
+      if (result !== null) {
+        this.publisher.publishInBackground(events.map(({ id }) => ({ id, tenantCode, traceContext })));
+        return result;
+      }
     }
-    return result;
+    return this.run(change.locked);
   }
 }

@@ -1,24 +1,26 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import './cards.messages';
-import { AccountEntity } from '../accounts/account.entity';
-import { AccountRepository } from '../accounts/account.repository';
-import { AccountsController } from '../accounts/accounts.controller';
-import { AccountsService } from '../accounts/accounts.service';
-import { CardSettingsChangeEntity } from '../card-settings/card-settings-change.entity';
-import { CardSettingsChangeRepository } from '../card-settings/card-settings-change.repository';
-import { CardSettingsController } from '../card-settings/card-settings.controller';
-import { CardSettingsService } from '../card-settings/card-settings.service';
-import { ServiceCodesController } from '../service-codes/service-codes.controller';
-import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
-import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
-import { UsageGroupsController } from '../usage-groups/usage-groups.controller';
-import { UsageGroupsService } from '../usage-groups/usage-groups.service';
-import { CardRefs } from './card-refs';
-import { CardEntity } from './card.entity';
-import { CardRepository } from './card.repository';
-import { CardsController } from './cards.controller';
-import { CardsService } from './cards.service';
+import { AccountChanges } from './accounts/account-changes';
+import { AccountEntity } from './accounts/account.entity';
+import { AccountRepository } from './accounts/account.repository';
+import { AccountsController } from './accounts/accounts.controller';
+import { AccountsService } from './accounts/accounts.service';
+import { CardSettingsChangeEntity } from './card/card-settings-change.entity';
+import { CardSettingsChangeRepository } from './card/card-settings-change.repository';
+import { CardSettingsController } from './settings/card-settings.controller';
+import { CardSettingsService } from './settings/card-settings.service';
+import { ServiceCodesController } from './service-codes/service-codes.controller';
+import { UsageGroupCards } from './usage-groups/usage-group-cards';
+import { UsageGroupEntity } from './usage-groups/usage-group.entity';
+import { UsageGroupRepository } from './usage-groups/usage-group.repository';
+import { UsageGroupsController } from './usage-groups/usage-groups.controller';
+import { UsageGroupsService } from './usage-groups/usage-groups.service';
+import { CardRefs } from './card/card-refs';
+import { CardEntity } from './card/card.entity';
+import { CardRepository } from './card/card.repository';
+import { CardsController } from './card/cards.controller';
+import { CardsService } from './card/cards.service';
 
 export const CARDS_ENTITIES = [AccountEntity, UsageGroupEntity, CardEntity, CardSettingsChangeEntity];
 
@@ -46,6 +48,8 @@ export const CARDS_ENTITIES = [AccountEntity, UsageGroupEntity, CardEntity, Card
     UsageGroupsService,
     CardsService,
     CardSettingsService,
+    { provide: AccountChanges, useExisting: CardRefs },
+    { provide: UsageGroupCards, useExisting: CardSettingsService },
   ],
   exports: [CardRepository, AccountRepository, CardRefs],
 })

@@ -1,15 +1,15 @@
 import type { EntityManager } from 'typeorm';
 import type { DemoSeed, TenantEntity } from '@fincore/platform';
-import { AccountEntity } from '../accounts/account.entity';
-import { AccountRepository } from '../accounts/account.repository';
-import { AccountStatus, AccountType } from '../accounts/domain/account';
-import { CardSettingsChangeEntity } from '../card-settings/card-settings-change.entity';
-import { applicableServiceCodes } from '../card-settings/domain/card-settings';
-import { Network, SERVICE_CODE_VALUES } from '../service-codes/domain/service-codes';
-import { UsageGroupEntity } from '../usage-groups/usage-group.entity';
-import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
-import { CardEntity } from './card.entity';
-import { CardRepository } from './card.repository';
+import { AccountEntity } from './accounts/account.entity';
+import { AccountRepository } from './accounts/account.repository';
+import { AccountStatus, AccountType } from './domain/account';
+import { CardSettingsChangeEntity } from './card/card-settings-change.entity';
+import { applicableServiceCodes } from './domain/card-settings';
+import { Network, SERVICE_CODE_VALUES } from './domain/service-codes';
+import { UsageGroupEntity } from './usage-groups/usage-group.entity';
+import { UsageGroupRepository } from './usage-groups/usage-group.repository';
+import { CardEntity } from './card/card.entity';
+import { CardRepository } from './card/card.repository';
 import { CardStatus } from './domain/card-status';
 import { CardType } from './domain/card-type';
 

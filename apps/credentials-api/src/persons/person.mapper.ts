@@ -1,6 +1,6 @@
 import { profileOf } from './domain/profile';
 import type { PersonEntity } from './person.entity';
-import type { PersonResponse } from './persons.schemas';
+import type { PersonResponse } from './person.schemas';
 
 /** The one place a person leaves the service: no hash, no key, no internal id. */
 export function mapPerson(person: PersonEntity): PersonResponse {

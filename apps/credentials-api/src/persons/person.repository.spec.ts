@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { TenantEntity } from '@fincore/platform';
+import { newDomainEvents, outboxRows } from '@fincore/events';
 import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
 import { PersonEntity } from './person.entity';
 import { isUsernameConflict, NewPerson, PersonRepository } from './person.repository';
@@ -142,15 +143,25 @@ describe('PersonRepository (PostgreSQL)', () => {
       email,
       phone,
     });
-    /** The statement with a CTE of its own joined: it counts whether the person's row was updated. */
-    const update = (person: PersonEntity, expected: ReturnType<typeof profileOf>, at: Date) =>
-      sut.updateProfileIfUnchanged(
+    const event = (personId: string) =>
+      newDomainEvents([
+        { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: { personId, changedFields: ['lastName'] } },
+      ]);
+    const outboxHolds = async (eventId: string) =>
+      (await db.query(`SELECT 1 FROM events.outbox WHERE id = $1`, [eventId])).length === 1;
+    /** The statement with the rows of one PERSON_UPDATED: written only with the person's row. */
+    const update = async (person: PersonEntity, expected: ReturnType<typeof profileOf>, at: Date) => {
+      const events = event(person.personId);
+      const updated = await sut.updateProfileIfUnchanged(
         person.id,
         expected,
         { ...expected, lastName: 'King' },
         at,
-        (params, guard) => [`SELECT count(*) FROM ${guard} WHERE id = $${params.push(person.id)}::uuid`],
+        outboxRows(events, null),
       );
+      expect(await outboxHolds(events[0].id)).toBe(updated !== null);
+      return updated;
+    };
 
     it('updates the profile while it is as expected and answers the whole person as stored', async () => {
       const person = await stored(newPerson({ phone: '+4930123456' }));

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
 import { queryPrepared } from '@fincore/database';
+import { outboxInsertWhen, OutboxRows } from '@fincore/events';
 import { CredentialsStatus } from './domain/credentials';
 import type { Profile } from './domain/profile';
 import { PersonEntity } from './person.entity';
@@ -33,6 +34,26 @@ export function isUsernameConflict(error: unknown): boolean {
   );
 }
 
+/** The statements on the hot paths of a profile change, their select lists being `columns`. */
+function personStatements(columns: string) {
+  return {
+    findByPersonId: `SELECT ${columns} FROM credentials.persons WHERE tenant_id = $1 AND person_id = $2`,
+    /**
+     * Updates the profile only while it is still as read ($7 to $10); the outbox rows ($11 on) are
+     * written only when the person's row was.
+     */
+    updateProfileIfUnchanged: `WITH p AS (
+         UPDATE credentials.persons SET first_name = $1, last_name = $2, email = $3, phone = $4, updated_at = $5
+          WHERE id = $6 AND first_name IS NOT DISTINCT FROM $7::varchar
+            AND last_name IS NOT DISTINCT FROM $8::varchar
+            AND email IS NOT DISTINCT FROM $9::varchar
+            AND phone IS NOT DISTINCT FROM $10::varchar
+         RETURNING ${columns}),
+       o AS (${outboxInsertWhen('p', 11)})
+       SELECT ${columns} FROM p`,
+  };
+}
+
 /**
  * The one owner of `credentials.persons`: persons with their current credentials. Methods that
  * take an EntityManager run in the caller's transaction (the unit of work); the row lock they take
@@ -40,7 +61,7 @@ export function isUsernameConflict(error: unknown): boolean {
  */
 @Injectable()
 export class PersonRepository {
-  private columnList?: string;
+  private built?: ReturnType<typeof personStatements>;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -62,17 +83,22 @@ export class PersonRepository {
       return this.persons(manager).findOne({ where: { tenantId, personId } });
     }
     const [tenantId, personId] = args;
-    const sql = `SELECT ${this.columns()} FROM credentials.persons WHERE tenant_id = $1 AND person_id = $2`;
+    const sql = this.statements.findByPersonId;
     const [row] = await queryPrepared<Record<string, unknown>>(this.db, sql, [tenantId, personId]);
     return row ? this.toEntity(row) : null;
   }
 
-  /** Every column by name, never *: statements that select them are prepared once per connection (see queryPrepared). */
-  private columns(): string {
-    return (this.columnList ??= this.db
-      .getMetadata(PersonEntity)
-      .columns.map((c) => `"${c.databaseName}"`)
-      .join(', '));
+  /**
+   * The hand-written statements, built once. Every column by name, never *: they are prepared once
+   * per connection (see queryPrepared).
+   */
+  get statements() {
+    const columns = () =>
+      this.db
+        .getMetadata(PersonEntity)
+        .columns.map((c) => `"${c.databaseName}"`)
+        .join(', ');
+    return (this.built ??= personStatements(columns()));
   }
 
   /** A row as the driver converted it (timestamps to Dates), as an entity. */
@@ -143,33 +169,34 @@ export class PersonRepository {
   }
 
   /**
-   * The profile change as one statement, applied only while the person's profile is still
-   * `expected` (what the change was worked out from); `joined` gives the statement's other
-   * data-modifying CTEs (the outbox row), which write only when the person's row was updated (the
-   * CTE named by its `guard` argument). The person as updated, or null when the profile had changed.
+   * The profile change and its events as one statement (updateProfileIfUnchanged in statements),
+   * applied only while the person's profile is still `expected` (what the change was worked out
+   * from). The person as updated, or null when the profile had changed.
    */
   async updateProfileIfUnchanged(
     id: string,
     expected: Profile,
     profile: Profile,
     at: Date,
-    joined: (params: unknown[], guard: string) => string[],
+    outbox: OutboxRows,
   ): Promise<PersonEntity | null> {
-    const columns = this.columns();
-    const params: unknown[] = [];
-    const $ = (value: unknown) => `$${params.push(value)}`;
-    const sql = `WITH p AS (
-         UPDATE credentials.persons SET first_name = ${$(profile.firstName)}, last_name = ${$(profile.lastName)},
-                email = ${$(profile.email)}, phone = ${$(profile.phone)}, updated_at = ${$(at)}
-          WHERE id = ${$(id)} AND first_name IS NOT DISTINCT FROM ${$(expected.firstName)}::varchar
-            AND last_name IS NOT DISTINCT FROM ${$(expected.lastName)}::varchar
-            AND email IS NOT DISTINCT FROM ${$(expected.email)}::varchar
-            AND phone IS NOT DISTINCT FROM ${$(expected.phone)}::varchar
-         RETURNING ${columns})${joined(params, 'p')
-           .map((part, i) => `, j${i} AS (${part})`)
-           .join('')}
-       SELECT ${columns} FROM p`;
-    const [row] = await queryPrepared<Record<string, unknown>>(this.db, sql, params);
+    const [row] = await queryPrepared<Record<string, unknown>>(
+      this.db,
+      this.statements.updateProfileIfUnchanged,
+      [
+        profile.firstName,
+        profile.lastName,
+        profile.email,
+        profile.phone,
+        at,
+        id,
+        expected.firstName,
+        expected.lastName,
+        expected.email,
+        expected.phone,
+        ...outbox,
+      ],
+    );
     return row ? this.toEntity(row) : null;
   }
 

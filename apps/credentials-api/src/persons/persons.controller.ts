@@ -17,7 +17,7 @@ import {
   PersonResponse,
   SetCredentialsBody,
   UpdatePersonBody,
-} from './persons.schemas';
+} from './person.schemas';
 import { PersonsService } from './persons.service';
 
 const personExample = PersonResponse.meta()?.example;

@@ -1,6 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
+import { newUnitOfWork, OUTBOX_ROWS } from '../../../../test/support/unit-of-work-double';
 import type { LoginThrottle } from './login-throttle';
 import type { PasswordHasher } from './password-hasher';
 import type { PersonRepository } from './person.repository';
@@ -146,13 +146,7 @@ describe('PersonsService', () => {
   });
 
   describe('update in one statement', () => {
-    const outboxPart = { sql: jest.fn(() => 'outbox insert') };
-
     beforeEach(() => {
-      unitOfWork.uow.runInOneStatement.mockImplementation(
-        async (_type: unknown, _tenant: unknown, _data: unknown, write: (p: typeof outboxPart) => unknown) =>
-          write(outboxPart) as never,
-      );
       persons.findByPersonId.mockResolvedValue(aPerson());
     });
 
@@ -163,19 +157,21 @@ describe('PersonsService', () => {
       const updated = await sut.update(PRINCIPAL, 'person-1', { lastName: 'King' });
 
       expect(persons.findByPersonId).toHaveBeenCalledWith('tenant-1', 'person-1');
-      const [id, expected, profile, , joined] = persons.updateProfileIfUnchanged.mock.calls[0];
+      const [id, expected, profile, , outbox] = persons.updateProfileIfUnchanged.mock.calls[0];
       expect([id, expected, profile]).toEqual([
         'row-1',
         { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null },
         { firstName: 'Ada', lastName: 'King', email: 'ada@example.com', phone: null },
       ]);
-      expect(joined([], 'p')).toEqual(['outbox insert']);
-      expect(unitOfWork.uow.runInOneStatement).toHaveBeenCalledWith(
-        'PERSON_UPDATED',
-        'ACME',
-        [{ personId: 'person-1', changedFields: ['lastName'], person: { personId: 'person-1', ...profile } }],
-        expect.any(Function),
-      );
+      expect(outbox).toBe(OUTBOX_ROWS);
+      const [change] = unitOfWork.uow.changeAsReadOrLocked.mock.calls[0];
+      expect(change.plan(aPerson())).toMatchObject({
+        type: 'PERSON_UPDATED',
+        tenantCode: 'ACME',
+        data: [
+          { personId: 'person-1', changedFields: ['lastName'], person: { personId: 'person-1', ...profile } },
+        ],
+      });
       expect(updated).toMatchObject({ lastName: 'King', updatedAt: '2025-11-22T10:00:00.000Z' });
       expect(unitOfWork.uow.run).not.toHaveBeenCalled();
     });

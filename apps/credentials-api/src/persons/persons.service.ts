@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal, ProblemException } from '@fincore/platform';
-import { UnitOfWork } from '@fincore/events';
+import { OutboxRows, Transaction, UnitOfWork } from '@fincore/events';
 import {
   canReplaceCredentials,
   CredentialsStatus,
@@ -15,7 +15,7 @@ import { LoginThrottle } from './login-throttle';
 import { mapPerson } from './person.mapper';
 import { PasswordHasher } from './password-hasher';
 import { isUsernameConflict, PersonRepository } from './person.repository';
-import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './persons.schemas';
+import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './person.schemas';
 
 const personNotFound = (personId: string) => new ProblemException('person_not_found', 404, { personId });
 
@@ -92,58 +92,60 @@ export class PersonsService {
    * Changes profile fields; PERSON_UPDATED names what changed, and nothing is emitted when nothing
    * did. An effective change goes as one statement, worked out from the person as read now and
    * applied only while their profile is still so; otherwise, and for a no-op or an unknown person,
-   * under the row lock.
+   * under the row lock (see UnitOfWork.changeAsReadOrLocked).
    */
-  async update(principal: Principal, personId: string, patch: UpdatePersonBody): Promise<PersonResponse> {
-    const read = await this.persons.findByPersonId(principal.tenantId, personId);
-    const updated = read && (await this.updateInOneStatement(principal, read, patch));
-    return updated ? mapPerson(updated) : this.updateLocked(principal, personId, patch);
+  update(principal: Principal, personId: string, patch: UpdatePersonBody): Promise<PersonResponse> {
+    return this.uow.changeAsReadOrLocked({
+      read: () => this.persons.findByPersonId(principal.tenantId, personId),
+      plan: (read) => this.planInOneStatement(principal, read, patch),
+      locked: (tx) => this.updateLocked(tx, principal, personId, patch),
+    });
   }
 
-  /** The person as updated; null when nothing changes or the profile changed since `read`. */
-  private async updateInOneStatement(
-    principal: Principal,
-    read: PersonEntity,
-    patch: UpdatePersonBody,
-  ): Promise<PersonEntity | null> {
+  /** The profile change worked out from the person as read, as one statement; undefined for a no-op. */
+  private planInOneStatement(principal: Principal, read: PersonEntity, patch: UpdatePersonBody) {
     const current = profileOf(read);
     const changedFields = changedProfileFields(current, patch);
-    if (!changedFields.length) return null;
+    if (!changedFields.length) return undefined;
     const profile = applyProfilePatch(current, patch);
     const { personId } = read;
-    const updated = await this.uow.runInOneStatement(
-      'PERSON_UPDATED',
-      principal.tenantCode,
-      [{ personId, changedFields, person: { personId, ...profile } }],
-      (outbox) =>
-        this.persons.updateProfileIfUnchanged(read.id, current, profile, new Date(), (params, guard) => [
-          outbox.sql(params, guard),
-        ]),
-    );
-    return updated ?? null;
+    return {
+      type: 'PERSON_UPDATED' as const,
+      tenantCode: principal.tenantCode,
+      data: [{ personId, changedFields, person: { personId, ...profile } }],
+      write: async (outbox: OutboxRows) => {
+        const updated = await this.persons.updateProfileIfUnchanged(
+          read.id,
+          current,
+          profile,
+          new Date(),
+          outbox,
+        );
+        return updated && mapPerson(updated);
+      },
+    };
   }
 
   private async updateLocked(
+    tx: Transaction,
     principal: Principal,
     personId: string,
     patch: UpdatePersonBody,
   ): Promise<PersonResponse> {
-    return this.uow.run(async (tx) => {
-      const person = await this.persons.lockByPersonId(tx.manager, principal.tenantId, personId);
-      if (!person) throw personNotFound(personId);
-      const current = profileOf(person);
-      const changedFields = changedProfileFields(current, patch);
-      if (!changedFields.length) return mapPerson(person);
-      const profile = applyProfilePatch(current, patch);
-      const updatedAt = new Date();
-      await this.persons.updateProfile(tx.manager, person.id, profile, updatedAt);
-      await tx.emit('PERSON_UPDATED', principal.tenantCode, {
-        personId,
-        changedFields,
-        person: { personId, ...profile },
-      });
-      return mapPerson(Object.assign(person, profile, { updatedAt }));
+    const person = await this.persons.lockByPersonId(tx.manager, principal.tenantId, personId);
+    if (!person) throw personNotFound(personId);
+    const current = profileOf(person);
+    const changedFields = changedProfileFields(current, patch);
+    if (!changedFields.length) return mapPerson(person);
+    const profile = applyProfilePatch(current, patch);
+    const updatedAt = new Date();
+    await this.persons.updateProfile(tx.manager, person.id, profile, updatedAt);
+    await tx.emit('PERSON_UPDATED', principal.tenantCode, {
+      personId,
+      changedFields,
+      person: { personId, ...profile },
     });
+    return mapPerson(Object.assign(person, profile, { updatedAt }));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { TenantScopedRepository } from '../../tenant-scoped.repository';
+import { CardApiRepository } from '../../card-api.repository';
 import { LabelEntity } from './label.entity';
 import { TransactionTypeEntity } from './transaction-type.entity';
 
@@ -15,7 +15,7 @@ type CatalogEntity = typeof TransactionTypeEntity | typeof LabelEntity;
  * code. Methods taking an EntityManager run in the caller's transaction.
  */
 @Injectable()
-export class CatalogRepository extends TenantScopedRepository {
+export class CatalogRepository extends CardApiRepository {
   constructor(@InjectDataSource() db: DataSource) {
     super(db);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { TenantScopedRepository } from '../../tenant-scoped.repository';
+import { CardApiRepository } from '../../card-api.repository';
 import { ExchangeRateEntity } from './exchange-rate.entity';
 
 export type ExchangeRateValues = Pick<
@@ -11,7 +11,7 @@ export type ExchangeRateValues = Pick<
 
 /** pricing.exchange_rates: the tenant's rate of each currency pair from each date. */
 @Injectable()
-export class ExchangeRateRepository extends TenantScopedRepository {
+export class ExchangeRateRepository extends CardApiRepository {
   constructor(@InjectDataSource() db: DataSource) {
     super(db);
   }
