@@ -76,6 +76,7 @@ interface Input {
 /** One app's run of one kind of input: what it has seen so far. */
 class Run {
   readonly schemas: ResponseSchemas;
+  readonly requestSchemas: ResponseSchemas;
   readonly findings: Findings;
   readonly statuses: Record<string, Record<number, number>> = {};
   private readonly fingerprint: DatabaseFingerprint;
@@ -86,6 +87,7 @@ class Run {
     readonly kind: InputKind,
   ) {
     this.schemas = new ResponseSchemas(target.doc);
+    this.requestSchemas = new ResponseSchemas(target.doc, true);
     this.findings = new Findings(target.baseUrl);
     this.fingerprint = new DatabaseFingerprint(target.db);
   }
@@ -110,7 +112,8 @@ class Run {
     this.last = now;
     const wrong = judge(op, this.schemas, response, {
       kind: this.kind,
-      allowed: mutation === undefined || harmless(op, this.schemas, mutation, raw, toRaw(original ?? parts)),
+      allowed:
+        mutation === undefined || harmless(op, this.requestSchemas, mutation, raw, toRaw(original ?? parts)),
       rejectionMayWrite: this.target.rejectionsThatWrite?.includes(`${response.status} ${op.id}`) ?? false,
       changedTables,
     });
