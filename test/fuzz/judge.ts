@@ -80,7 +80,8 @@ function bodyErrors(op: Operation, schemas: ResponseSchemas, body: Buffer | unde
   if (!op.body) return body?.length ? 'a body where none is documented' : undefined;
   if (!body?.length || !isUtf8(body)) return 'unreadable';
   try {
-    return schemas.errors(op.body, JSON.parse(body.toString('utf8')));
+    // a byte order mark may be ignored by a JSON parser (RFC 8259), and is by the apps'
+    return schemas.errors(op.body, JSON.parse(body.toString('utf8').replace(/^\uFEFF/, '')));
   } catch {
     return 'unreadable';
   }
