@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
-import './common/notification-api.messages';
 import { NotificationConfigController } from './notification-configs/notification-config.controller';
 import { NotificationConfigService } from './notification-configs/notification-config.service';
 import { DeliveryQueue } from './webhook-deliveries/delivery-queue';

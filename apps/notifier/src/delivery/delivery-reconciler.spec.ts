@@ -32,6 +32,24 @@ describe('DeliveryReconciler', () => {
     );
   });
 
+  describe('onApplicationBootstrap', () => {
+    afterEach(async () => {
+      await sut.onApplicationShutdown();
+      jest.useRealTimers();
+    });
+
+    it('reconciles once at start-up, then every interval', async () => {
+      jest.useFakeTimers();
+      deliveries.pagePending.mockResolvedValue([]);
+      sut.onApplicationBootstrap();
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(2);
+    });
+  });
+
   describe('reconcile', () => {
     it('pages through every pending delivery and re-creates the jobs that are missing', async () => {
       deliveries.pagePending.mockResolvedValueOnce(pending(500)).mockResolvedValueOnce(pending(2, 500));

@@ -33,12 +33,15 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
+    const pass = () => {
       if (this.running) return;
       this.running = this.reconcile()
         .catch((e: Error) => this.logger.warn(`Delivery reconcile failed: ${e.message}`))
         .finally(() => (this.running = undefined));
-    }, this.config.RECONCILE_INTERVAL_MS);
+    };
+    this.timer = setInterval(pass, this.config.RECONCILE_INTERVAL_MS);
+    // A first pass at once: deliveries a crash left without a job need not wait a whole interval.
+    pass();
   }
 
   async onApplicationShutdown(): Promise<void> {

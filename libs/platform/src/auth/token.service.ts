@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, tokenRevokedChannel } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-connection';
 import { ApiTokenRepository } from './api-token.repository';
-import { Principal } from './principal';
+import { Principal } from '../context/principal';
 import { hashToken, looksLikeToken } from './token-secret';
 
 interface CacheEntry {

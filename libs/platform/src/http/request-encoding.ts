@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { ProblemException } from '../errors/problem';
+import type { ProblemException } from '../errors/problem';
 import { fieldPath } from '../validation/validation';
-import './request-encoding.messages';
+import { invalidEncoding, unsupportedCharset, unsupportedContentEncoding } from './request-encoding.problems';
 
 // A body is taken as the caller sent it or refused: never decoded with replacement characters,
 // in another charset or without its content coding, which would store (and compare, for passwords)
@@ -21,9 +21,7 @@ export function contentCodingProblem(headers: Headers): ProblemException | undef
     .map((c) => c.trim().toLowerCase())
     .filter(Boolean);
   if (codings.every((c) => c === 'identity')) return undefined;
-  return new ProblemException('unsupported_content_encoding', 415, {}, undefined, {
-    'accept-encoding': 'identity',
-  });
+  return unsupportedContentEncoding();
 }
 
 /** A charset parameter of the content type other than UTF-8 (the only one JSON is exchanged in). */
@@ -39,7 +37,7 @@ export function charsetProblem(headers: Headers): ProblemException | undefined {
       .trim()
       .replace(/^"(.*)"$/, '$1')
       .toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8') return new ProblemException('unsupported_charset', 415);
+    if (charset !== 'utf-8' && charset !== 'utf8') return unsupportedCharset();
   }
   return undefined;
 }
@@ -47,8 +45,7 @@ export function charsetProblem(headers: Headers): ProblemException | undefined {
 /** Bytes that are not UTF-8: refused, naming the field they are in. */
 export function invalidUtf8Problem(body: Buffer): ProblemException | undefined {
   if (isUtf8(body)) return undefined;
-  const field = fieldAtByte(body, firstInvalidUtf8(body));
-  return new ProblemException('invalid_encoding', 400, {}, [{ field, message: 'must be valid UTF-8' }]);
+  return invalidEncoding(fieldAtByte(body, firstInvalidUtf8(body)));
 }
 
 /** What is wrong with how a JSON body is encoded, checked before it is decoded. */

@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
 import type { EntityManager } from 'typeorm';
 import { CatalogRepository } from '../catalogs/catalog.repository';
-import { AccountRepository, CardRepository } from '../card-context';
+import { accountNotFound, AccountRepository, cardNotFound, CardRepository } from '../card-context';
 import { periodsOverlap } from '../domain/calendar';
 import { catalogReferencesOf, unknownCatalogReferences } from '../domain/catalog-references';
 import type { FeeRuleDocument } from '../domain/fee-rule-document';
+import {
+  priceListCodeTaken,
+  priceListNotFound,
+  priceListOverlap,
+  unknownCatalogEntries,
+} from '../pricing.problems';
 import { PricingCache } from '../quotes/pricing-cache';
 import type { PriceListEntity } from './price-list.entity';
 import { mapPriceList } from './price-list.mapper';
@@ -17,11 +23,7 @@ import type { PriceListBody, PriceListQuery } from './price-list.schemas';
 type PriceListInput = z.infer<typeof PriceListBody>;
 
 const overlapProblem = (conflictingCode: string, body: PriceListInput) =>
-  new ProblemException('price_list_overlap', 409, {
-    conflictingCode,
-    validFrom: body.validFrom,
-    validTo: body.validTo ?? 'open end',
-  });
+  priceListOverlap(conflictingCode, body.validFrom, body.validTo);
 
 /**
  * The tenant's price lists. Writes run in a transaction that checks catalog references, the
@@ -45,7 +47,7 @@ export class PriceListService {
 
   async get(principal: Principal, id: string) {
     const row = await this.priceLists.findById(principal.tenantId, id);
-    if (!row) throw new ProblemException('price_list_not_found', 404, { priceListId: id });
+    if (!row) throw priceListNotFound(id);
     return mapPriceList(row);
   }
 
@@ -60,7 +62,7 @@ export class PriceListService {
     await this.checkOwner(principal, body);
     const saved = await this.write(body, async (manager) => {
       const existing = await this.priceLists.lockForReplace(manager, principal.tenantId, id);
-      if (!existing) throw new ProblemException('price_list_not_found', 404, { priceListId: id });
+      if (!existing) throw priceListNotFound(id);
       return this.persist(manager, principal, body, existing);
     });
     await this.cache.changed(principal.tenantId);
@@ -69,17 +71,17 @@ export class PriceListService {
 
   async delete(principal: Principal, id: string): Promise<void> {
     const deleted = await this.uow.run((tx) => this.priceLists.delete(tx.manager, principal.tenantId, id));
-    if (!deleted) throw new ProblemException('price_list_not_found', 404, { priceListId: id });
+    if (!deleted) throw priceListNotFound(id);
     await this.cache.changed(principal.tenantId);
   }
 
   /** The account or card a price list is for must be the tenant's (404 otherwise, as everywhere). */
   private async checkOwner(principal: Principal, body: PriceListInput): Promise<void> {
     if (body.accountId && !(await this.accounts.findRef(principal.tenantId, body.accountId))) {
-      throw new ProblemException('account_not_found', 404, { accountId: body.accountId });
+      throw accountNotFound(body.accountId);
     }
     if (body.cardId && !(await this.cards.findRef(principal.tenantId, body.cardId))) {
-      throw new ProblemException('card_not_found', 404, { cardId: body.cardId });
+      throw cardNotFound(body.cardId);
     }
   }
 
@@ -93,7 +95,7 @@ export class PriceListService {
     } catch (error) {
       if (!(error instanceof PriceListConflictError)) throw error;
       if (error.conflict === 'period_overlap') throw overlapProblem('saved concurrently', body);
-      throw new ProblemException('price_list_code_taken', 409, { code: body.code });
+      throw priceListCodeTaken(body.code);
     }
   }
 
@@ -107,8 +109,7 @@ export class PriceListService {
     await this.checkCatalogReferences(manager, tenantId, body.rules);
 
     const clash = await this.priceLists.findByCode(manager, tenantId, body.code);
-    if (clash && clash.id !== existing?.id)
-      throw new ProblemException('price_list_code_taken', 409, { code: body.code });
+    if (clash && clash.id !== existing?.id) throw priceListCodeTaken(body.code);
 
     const owner = {
       tenantId,
@@ -157,6 +158,6 @@ export class PriceListService {
       labelCodes: await this.catalog.findKnownLabelCodes(manager, tenantId, named.labelCodes),
     };
     const errors = unknownCatalogReferences(rules, known);
-    if (errors.length > 0) throw new ProblemException('unknown_catalog_entries', 422, {}, errors);
+    if (errors.length > 0) throw unknownCatalogEntries(errors);
   }
 }

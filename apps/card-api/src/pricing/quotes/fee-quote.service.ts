@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
-import { Principal, ProblemException } from '@fincore/platform';
-import { CardRefs } from '../card-context';
+import { Principal } from '@fincore/platform';
+import { accountNotFound, cardNotFound, CardRefs } from '../card-context';
 import { quoteNeedsCard } from '../domain/card-requirement';
 import { QuoteError, quoteFees } from '../domain/fee-engine';
+import {
+  cardNotOnAccount,
+  cardRequired,
+  quoteRefused,
+  unknownLabels,
+  unknownTransactionType,
+  zeroAmountNotAllowed,
+} from '../pricing.problems';
 import { PricingCache } from './pricing-cache';
 import { mapQuote } from './quote.mapper';
 import type { CalculateFeesBody } from './quote.schemas';
@@ -26,37 +34,24 @@ export class FeeQuoteService {
     const pricing = await this.cache.get(tenantId);
 
     const type = pricing.transactionTypes.get(body.transactionTypeCode);
-    if (!type)
-      throw new ProblemException('unknown_transaction_type', 422, {
-        transactionTypeCode: body.transactionTypeCode,
-      });
+    if (!type) throw unknownTransactionType(body.transactionTypeCode);
     const unknown = body.labels.filter((l) => !pricing.labels.has(l));
-    if (unknown.length > 0) throw new ProblemException('unknown_labels', 422, { labels: unknown });
+    if (unknown.length > 0) throw unknownLabels(unknown);
     if (body.transactionAmount.amount === 0 && !type.zeroAmountAllowed) {
-      throw new ProblemException('zero_amount_not_allowed', 422, {
-        transactionTypeCode: body.transactionTypeCode,
-      });
+      throw zeroAmountNotAllowed(body.transactionTypeCode);
     }
 
     if (body.cardId !== undefined) {
       const card = await this.refs.card(tenantId, body.cardId);
-      if (!card) throw new ProblemException('card_not_found', 404, { cardId: body.cardId });
+      if (!card) throw cardNotFound(body.cardId);
       if (card.accountId !== body.accountId) {
-        throw new ProblemException('card_not_on_account', 422, {
-          cardId: body.cardId,
-          accountId: body.accountId,
-        });
+        throw cardNotOnAccount(body.cardId, body.accountId);
       }
     } else {
       const account = await this.refs.account(tenantId, body.accountId);
-      if (!account) throw new ProblemException('account_not_found', 404, { accountId: body.accountId });
+      if (!account) throw accountNotFound(body.accountId);
       if (quoteNeedsCard(account)) {
-        throw new ProblemException(
-          'card_required',
-          422,
-          { accountId: body.accountId, accountType: account.type },
-          [{ field: 'cardId', message: `required for ${account.type} accounts` }],
-        );
+        throw cardRequired(body.accountId, account.type);
       }
     }
 
@@ -83,7 +78,7 @@ export class FeeQuoteService {
       );
       return mapQuote(body, quote);
     } catch (error) {
-      if (error instanceof QuoteError) throw new ProblemException(error.code, 422, error.params);
+      if (error instanceof QuoteError) throw quoteRefused(error);
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import * as swagger from '@nestjs/swagger';
-import { ApiDocs, applyApiDocs } from './openapi-docs';
+import { ApiDocs, applyApiDocs } from './api-docs';
 
 describe('ApiDocs', () => {
   it('applies the recorded OpenAPI decorators only when the document is built, once', () => {

@@ -1,15 +1,19 @@
-import { registerMessages } from '@fincore/platform';
+import { defineProblems, FieldError } from '@fincore/platform';
 
-registerMessages({
+/** Problem codes of persons and their credentials. */
+const problems = defineProblems({
   person_not_found: {
+    status: 404,
     title: { en: 'Person not found', de: 'Person nicht gefunden' },
     detail: { en: 'There is no person {personId}.', de: 'Es gibt keine Person {personId}.' },
   },
   person_exists: {
+    status: 409,
     title: { en: 'Person already exists', de: 'Person existiert bereits' },
     detail: { en: 'A person {personId} already exists.', de: 'Eine Person {personId} existiert bereits.' },
   },
   username_taken: {
+    status: 409,
     title: { en: 'Username taken', de: 'Benutzername vergeben' },
     detail: {
       en: 'Another person already has this username (usernames are unique regardless of case).',
@@ -17,6 +21,7 @@ registerMessages({
     },
   },
   password_policy_violated: {
+    status: 422,
     title: { en: 'Password too weak', de: 'Passwort zu schwach' },
     detail: {
       en: 'The password does not meet the password policy; see errors.',
@@ -24,6 +29,7 @@ registerMessages({
     },
   },
   password_reused: {
+    status: 422,
     title: { en: 'Password reused', de: 'Passwort wiederverwendet' },
     detail: {
       en: 'The new password must differ from the invalidated one.',
@@ -31,6 +37,7 @@ registerMessages({
     },
   },
   credentials_active: {
+    status: 409,
     title: { en: 'Credentials still active', de: 'Zugangsdaten noch gültig' },
     detail: {
       en: 'The credentials of person {personId} are active; invalidate them before setting new ones.',
@@ -38,6 +45,7 @@ registerMessages({
     },
   },
   credentials_locked: {
+    status: 429,
     title: { en: 'Too many failed attempts', de: 'Zu viele Fehlversuche' },
     detail: {
       en: 'Too many failed attempts for this username; retry after {retryAfter} seconds.',
@@ -45,3 +53,12 @@ registerMessages({
     },
   },
 });
+
+export const personNotFound = (personId: string) => problems.person_not_found({ personId });
+export const personExists = (personId: string) => problems.person_exists({ personId });
+export const usernameTaken = () => problems.username_taken();
+export const passwordPolicyViolated = (violations: FieldError[]) =>
+  problems.password_policy_violated({}, { errors: violations });
+export const passwordReused = () => problems.password_reused();
+export const credentialsActive = (personId: string) => problems.credentials_active({ personId });
+export const credentialsLocked = (retryAfter: number) => problems.credentials_locked({}, { retryAfter });

@@ -1,7 +1,9 @@
-import { registerMessages } from '@fincore/platform';
+import { defineProblems } from '@fincore/platform';
 
-registerMessages({
+/** Problem codes of notification configuration, webhook endpoints and webhook deliveries. */
+const problems = defineProblems({
   notification_channel_not_implemented: {
+    status: 422,
     title: { en: 'Channel not implemented', de: 'Kanal nicht implementiert' },
     detail: {
       en: 'Channel {channelCode} is known but not available yet; available: {available}.',
@@ -9,6 +11,7 @@ registerMessages({
     },
   },
   webhook_url_refused: {
+    status: 422,
     title: { en: 'Webhook URL refused', de: 'Webhook-URL abgelehnt' },
     detail: {
       en: 'The URL cannot receive webhooks: {reason}.',
@@ -16,6 +19,7 @@ registerMessages({
     },
   },
   webhook_endpoint_not_found: {
+    status: 404,
     title: { en: 'Webhook endpoint not found', de: 'Webhook-Endpunkt nicht gefunden' },
     detail: {
       en: 'No webhook endpoint {endpointId} exists.',
@@ -23,6 +27,7 @@ registerMessages({
     },
   },
   webhook_endpoint_limit_reached: {
+    status: 422,
     title: { en: 'Too many webhook endpoints', de: 'Zu viele Webhook-Endpunkte' },
     detail: {
       en: 'A tenant can have at most {max} webhook endpoints; delete one first.',
@@ -30,6 +35,7 @@ registerMessages({
     },
   },
   webhook_endpoint_disabled: {
+    status: 409,
     title: { en: 'Webhook endpoint disabled', de: 'Webhook-Endpunkt deaktiviert' },
     detail: {
       en: 'Webhook endpoint {endpointId} is disabled or deleted; enable it first.',
@@ -37,6 +43,7 @@ registerMessages({
     },
   },
   webhook_delivery_not_found: {
+    status: 404,
     title: { en: 'Webhook delivery not found', de: 'Webhook-Zustellung nicht gefunden' },
     detail: {
       en: 'No webhook delivery {deliveryId} exists.',
@@ -44,6 +51,7 @@ registerMessages({
     },
   },
   webhook_delivery_in_progress: {
+    status: 409,
     title: { en: 'Delivery in progress', de: 'Zustellung läuft' },
     detail: {
       en: 'Webhook delivery {deliveryId} is still pending; it is retried automatically.',
@@ -51,3 +59,31 @@ registerMessages({
     },
   },
 });
+
+export const channelNotImplemented = (channelCode: string, available: readonly string[]) =>
+  problems.notification_channel_not_implemented(
+    { channelCode, available },
+    {
+      errors: [
+        {
+          field: 'channelCode',
+          message: `channel ${channelCode} is not implemented; available: ${available.join(', ')}`,
+        },
+      ],
+    },
+  );
+/** `reason` is the refusal's machine code, `message` its English sentence. */
+export const webhookUrlRefused = (refusal: { message: string; reason: string }) =>
+  problems.webhook_url_refused(
+    { reason: refusal.message },
+    { errors: [{ field: 'url', message: refusal.message, code: refusal.reason }] },
+  );
+export const webhookEndpointNotFound = (endpointId: string) =>
+  problems.webhook_endpoint_not_found({ endpointId });
+export const webhookEndpointLimitReached = (max: number) => problems.webhook_endpoint_limit_reached({ max });
+export const webhookEndpointDisabled = (endpointId: string) =>
+  problems.webhook_endpoint_disabled({ endpointId });
+export const webhookDeliveryNotFound = (deliveryId: string) =>
+  problems.webhook_delivery_not_found({ deliveryId });
+export const webhookDeliveryInProgress = (deliveryId: string) =>
+  problems.webhook_delivery_in_progress({ deliveryId });
