@@ -9,25 +9,47 @@ const deepImport = {
   message: 'Import the library through its public entry point (@fincore/<lib>), not a file inside it.',
 };
 
+// A package's src/ is its inside: reached relatively from elsewhere (`../../<package>/src/…`), it
+// would bypass the library's index or tie one app to another's code; a package's own files beside
+// src/ reach it as `../src/…`. `allowed` names the deliberate exceptions.
+const intoSrc = (allowed) => ({
+  regex: `^${allowed ? `(?!${allowed})` : ''}(\\.\\./)+(.*/)?[^./][^/]*/src(/|$)`,
+  message:
+    "A relative import into another package's src/: use @fincore/<lib>; an app never imports another app.",
+});
+
+// Product code is built into dist/ and the image: tests, fixtures and the benchmark stay out of it.
+const testCode = {
+  regex: '^@test/|\\.fixtures$|^(\\.\\./)+(test|bench)/',
+  message: 'Product code does not import tests, fixtures or benchmark code.',
+};
+const TEST_FILES = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fixtures.ts'];
+
+const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+
 // Inside a library its own index would be an import cycle: its files import each other relatively.
 const libraries = readdirSync(new URL('./libs', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-const ownIndex = libraries.map((lib) => ({
-  files: [`libs/${lib}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        paths: [{ name: `@fincore/${lib}`, message: 'Import files of the same library relatively.' }],
-        patterns: [deepImport],
-      },
-    ],
-  },
-}));
+const packages = [
+  { files: ['apps/**/*.ts', 'scripts/**/*.ts'], paths: [] },
+  ...libraries.map((lib) => ({
+    files: [`libs/${lib}/**/*.ts`],
+    paths: [{ name: `@fincore/${lib}`, message: 'Import files of the same library relatively.' }],
+  })),
+];
+const boundaries = packages.flatMap(({ files, paths }) => [
+  { files, rules: restrict([deepImport, intoSrc()], paths) },
+  { files, ignores: TEST_FILES, rules: restrict([deepImport, intoSrc(), testCode], paths) },
+]);
+// The CLI, as composition root, seeds each app's demo data; the launcher runs the CLI's commands.
+const exceptions = [
+  { files: ['apps/cli/src/demo-seeds.ts'], allowed: '\\.\\./\\.\\./[\\w-]+/src/([\\w-]+/)*demo\\.seed$' },
+  { files: ['scripts/start.ts'], allowed: '\\.\\./apps/cli/src/' },
+].map(({ files, allowed }) => ({ files, rules: restrict([deepImport, intoSrc(allowed), testCode]) }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
@@ -41,7 +63,8 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [deepImport] }],
     },
   },
-  ...ownIndex,
+  ...boundaries,
+  ...exceptions,
   {
     // A problem's status belongs to its code's catalog entry: code raises it through a factory.
     files: ['libs/**/*.ts', 'apps/**/*.ts'],

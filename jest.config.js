@@ -10,6 +10,7 @@ module.exports = {
   },
   moduleNameMapper: {
     [`^@fincore/${libs}$`]: '<rootDir>/libs/$1/src',
+    '^@test/support/(.*)$': '<rootDir>/test/support/$1',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

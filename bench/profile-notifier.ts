@@ -1,12 +1,12 @@
 /**
- * `npm run build && node dist/bench/profile-notifier.js [events] [endpoints] [dir]`: the notifier
- * alone under a backlog, started with `node --cpu-prof`, on a database of its own. The person
- * changes are committed through the credentials API while the notifier's `domain-events` queue is
- * paused, then the queue is resumed and the notifier drains them: every figure below is the
- * notifier's own. Prints webhooks delivered/s while draining, CPU milliseconds per webhook (from
- * /proc, stable under machine load where rates are not), PostgreSQL transactions per webhook (the
- * database's xact_commit: one per statement outside a transaction), then the profile's top frames
- * by self time. See docs/performance.md.
+ * `npm run build && npm run build:bench && node dist-bench/bench/profile-notifier.js [events]
+ * [endpoints] [dir]`: the notifier alone under a backlog, started with `node --cpu-prof`, on a
+ * database of its own. The person changes are committed through the credentials API while the
+ * notifier's `domain-events` queue is paused, then the queue is resumed and the notifier drains
+ * them: every figure below is the notifier's own. Prints webhooks delivered/s while draining, CPU
+ * milliseconds per webhook (from /proc, stable under machine load where rates are not), PostgreSQL
+ * transactions per webhook (the database's xact_commit: one per statement outside a transaction),
+ * then the profile's top frames by self time. See docs/performance.md.
  */
 import 'reflect-metadata';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import {
   provisionFincorePersons,
   subscribeWebhooks,
   warmIds,
-} from './scenarios/events';
+} from './drivers/events';
 import { cpuMs, CpuProfile, topFrames } from './support/cpu-profile';
 import { sleep } from './support/processes';
 import { TimingReceiver } from './support/receiver';

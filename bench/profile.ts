@@ -1,8 +1,8 @@
 /**
- * `npm run build && node dist/bench/profile.js <fees|settings|persons> [seconds] [dir]`: the card
- * API (fee quotes, settings changes) or the credentials API (person changes, each emitting one
- * PERSON_UPDATED; no notifier runs, events wait in Redis) under the benchmark's load (20
- * connections), on a database of its own, started with `node --cpu-prof`.
+ * `npm run build && npm run build:bench && node dist-bench/bench/profile.js <fees|settings|persons>
+ * [seconds] [dir]`: the card API (fee quotes, settings changes) or the credentials API (person
+ * changes, each emitting one PERSON_UPDATED; no notifier runs, events wait in Redis) under the
+ * benchmark's load (20 connections), on a database of its own, started with `node --cpu-prof`.
  * Prints rate, latency and CPU milliseconds per request (from /proc, stable under machine load
  * where rates are not), then the profile's top frames by self time over the measured seconds.
  * BENCH_PROFILE_BASELINE=1 measures and profiles the baseline API too. See docs/performance.md.
@@ -17,8 +17,8 @@ import {
   provisionBaselineCards,
   provisionFincoreCards,
   settingsChanges,
-} from './scenarios/cards';
-import { personIds, provisionBaselinePersons, provisionFincorePersons } from './scenarios/events';
+} from './drivers/cards';
+import { personIds, provisionBaselinePersons, provisionFincorePersons } from './drivers/events';
 import { cpuMs, CpuProfile, topFrames } from './support/cpu-profile';
 import { runLoad } from './support/load';
 import { BenchProcess } from './support/processes';

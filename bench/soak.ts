@@ -9,12 +9,12 @@
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST_ROOT, sleep, waitFor } from './support/processes';
+import { BENCH_ROOT, sleep, waitFor } from './support/processes';
 import { TimingReceiver } from './support/receiver';
 import { assertLoopback, loadSoakSettings } from './support/settings';
 import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
-import { driveEvents, outboxDrained, provisionFincorePersons, subscribeWebhooks } from './scenarios/events';
+import { driveEvents, outboxDrained, provisionFincorePersons, subscribeWebhooks } from './drivers/events';
 import {
   autovacuumRuns,
   judgeFlatness,
@@ -25,7 +25,7 @@ import {
   TableSample,
   vacuumRetainedTables,
   writesPer,
-} from './scenarios/soak';
+} from './drivers/soak';
 import { runCommand } from './support/entry-point';
 
 const log = (line: string) => process.stderr.write(`[soak] ${line}\n`);
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`${out.join('\n')}\n`);
     try {
-      const dir = join(DIST_ROOT, '..', 'bench', 'results');
+      const dir = join(BENCH_ROOT, '..', 'bench', 'results');
       mkdirSync(dir, { recursive: true });
       writeFileSync(
         join(dir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),

@@ -99,6 +99,20 @@ describe('notification-api: text, integers, instants and cursors PostgreSQL woul
       field: 'description',
     },
     {
+      what: 'NUL in an endpoint URL',
+      method: 'POST',
+      path: () => '/api/v1/webhook-endpoints',
+      body: () => ({ url: `http://127.0.0.1:9/${NUL_TEXT}` }),
+      field: 'url',
+    },
+    {
+      what: 'an unpaired surrogate in an endpoint URL',
+      method: 'POST',
+      path: () => '/api/v1/webhook-endpoints',
+      body: () => ({ url: `http://127.0.0.1:9/${LONE_SURROGATE_TEXT}` }),
+      field: 'url',
+    },
+    {
       what: 'a replay since year 0000',
       method: 'POST',
       path: () => `/api/v1/webhook-endpoints/${endpointId}/replay`,

@@ -1,238 +1,138 @@
-import { performance } from 'node:perf_hooks';
-import { api } from '../support/load';
 import { sleep } from '../support/processes';
 import { TimingReceiver } from '../support/receiver';
-import { percentile } from '../support/report';
-import { assertLoopback, BenchSettings } from '../support/settings';
-import { BenchTenant, BenchWorld } from '../support/world';
-
-export const personIds = (count: number) => Array.from({ length: count }, (_, i) => `bench-person-${i}`);
-/** Persons changed before the measured ones (a tenth, at most 200). */
-export const warmIds = (settings: Pick<BenchSettings, 'events'>) =>
-  Array.from({ length: Math.min(200, Math.ceil(settings.events / 10)) }, (_, i) => `bench-warm-${i}`);
-/** Endpoints per tenant in the fan-out scenario. */
-export const FANOUT_ENDPOINTS = 10;
-
-/** Persons through fincore's API (the set-up only; password hashing is made cheap for it). */
-export async function provisionFincorePersons(
-  credentialsApi: string,
-  tenant: BenchTenant,
-  ids: string[],
-): Promise<void> {
-  const h = { 'x-auth-token': tenant.token };
-  for (let i = 0; i < ids.length; i += 20) {
-    await Promise.all(
-      ids.slice(i, i + 20).map((personId, j) =>
-        api(
-          credentialsApi,
-          'POST',
-          '/api/v1/persons',
-          {
-            personId,
-            username: `bench.user.${i + j}`,
-            password: 'Tr0ub4dor & 3 horses',
-            lastName: 'Initial',
-          },
-          h,
-        ),
-      ),
-    );
-  }
-}
-
-export async function provisionBaselinePersons(
-  world: BenchWorld,
-  tenant: BenchTenant,
-  ids: string[],
-): Promise<void> {
-  await world.query(
-    `INSERT INTO baseline.persons (tenant_id, person_id, last_name) SELECT $1, id, 'Initial' FROM unnest($2::text[]) AS id`,
-    [tenant.tenantId, ids],
-  );
-}
-
-export interface EventRun {
-  sent: number;
-  ok: number;
-  statusCodes: Record<string, number>;
-  /** Person updates answered per second while driving. */
-  apiPerSecond: number;
-  /** Webhooks that arrived (one per change and endpoint). */
-  delivered: number;
-  /** Webhooks delivered per second, first request sent to last webhook arrived. */
-  deliveredPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** Every change was answered 200 and got all its webhooks within the time limit. */
-  complete: boolean;
-  duplicates: number;
-}
-
-/** Where and how a run sends its person changes, and where their webhooks arrive. */
-export interface EventDrive {
-  url: string;
-  token: string;
-  ids: string[];
-  receiver: TimingReceiver;
-  /** Receiver paths of the system's endpoints: every change is delivered once to each. */
-  receiverPaths: string[];
-  timeoutMs: number;
-  /** Part of the new last name, so a person changed by an earlier run changes again. */
-  tag?: string;
-}
-
-/** One PATCH of a person's last name (emits one PERSON_UPDATED); the status, or 'error'. */
-async function changePerson(drive: EventDrive, personId: string): Promise<string> {
-  const r = await fetch(`${drive.url}/api/v1/persons/${personId}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-auth-token': drive.token },
-    body: JSON.stringify({ lastName: `Changed ${drive.tag ?? ''}${personId}` }),
-  }).catch(() => undefined);
-  if (r) await r.arrayBuffer();
-  return r ? String(r.status) : 'error';
-}
+import { Metric } from '../support/report';
+import {
+  driveEvents,
+  EventRun,
+  outboxDrained,
+  personIds,
+  provisionBaselinePersons,
+  provisionFincorePersons,
+  subscribeWebhooks,
+  warmIds,
+} from '../drivers/events';
+import { BenchContext, log, reason, Scenario } from './scenario';
 
 /**
- * Sends one PATCH per person (lastName changes, so each emits one PERSON_UPDATED), `connections`
- * at a time, notes when each answer arrived, then waits for the webhooks: latency = webhook
- * arrival - API response, per person (the last of its webhooks when there are several endpoints).
+ * Person changes through the credentials API, each a PERSON_UPDATED webhook to one endpoint, in
+ * both systems: webhooks delivered per second, API response -> webhook, and the notifier's memory.
+ * Leaves its persons and the baseline's delivery rate to the scenarios after it.
  */
-export async function driveEvents(options: EventDrive & { connections: number }): Promise<EventRun> {
-  assertLoopback(options.url, 'events target');
-  const answeredAt = new Map<string, number>();
-  const statusCodes: Record<string, number> = {};
-  let next = 0;
-  const started = performance.now();
-  const duplicatesBefore = duplicatesOn(options);
-  const client = async () => {
-    while (next < options.ids.length) {
-      const personId = options.ids[next++];
-      const status = await changePerson(options, personId);
-      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-      if (status === '200') answeredAt.set(personId, performance.now());
-    }
-  };
-  await Promise.all(Array.from({ length: options.connections }, client));
-  return collectWebhooks(options, answeredAt, statusCodes, started, performance.now(), duplicatesBefore);
-}
+export const events: Scenario = { name: 'events', run };
 
-/** A run at a fixed offered rate: how far the webhooks lag behind it. */
-export interface RateRun extends EventRun {
-  offeredPerSecond: number;
-  /** Last webhook arrived minus last answer: the backlog left when the load stopped. */
-  drainMs: number;
-}
-
-/**
- * Open loop: sends the person changes at `perSecond` whatever the answers (at most 500 in flight),
- * then waits for the webhooks. A system that keeps up delivers at the offered rate, and its
- * latency stays flat instead of growing with a queue.
- */
-export async function driveEventsAtRate(options: EventDrive & { perSecond: number }): Promise<RateRun> {
-  assertLoopback(options.url, 'events target');
-  const answeredAt = new Map<string, number>();
-  const statusCodes: Record<string, number> = {};
-  const started = performance.now();
-  const duplicatesBefore = duplicatesOn(options);
-  const inFlight = new Set<Promise<void>>();
-  for (let i = 0; i < options.ids.length; i++) {
-    const due = started + (i * 1000) / options.perSecond;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
-    while (inFlight.size >= 500) await Promise.race(inFlight);
-    const personId = options.ids[i];
-    const sent: Promise<void> = changePerson(options, personId).then((status) => {
-      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-      if (status === '200') answeredAt.set(personId, performance.now());
-      inFlight.delete(sent);
+async function run(ctx: BenchContext): Promise<Metric[]> {
+  const { settings, systems, world, tenant } = ctx;
+  const scenario = 'events';
+  const ids = personIds(settings.events);
+  const warm = warmIds(settings);
+  const receiver = await TimingReceiver.start();
+  const timeoutMs = settings.eventTimeoutSeconds * 1000;
+  const drive = (url: string, path: string, list: string[]) =>
+    driveEvents({
+      url,
+      token: tenant.token,
+      ids: list,
+      connections: settings.eventConnections,
+      receiver,
+      receiverPaths: [path],
+      timeoutMs,
     });
-    inFlight.add(sent);
-  }
-  await Promise.all(inFlight);
-  const driven = performance.now();
-  const run = await collectWebhooks(options, answeredAt, statusCodes, started, driven, duplicatesBefore);
-  const lastAnswer = Math.max(...answeredAt.values());
-  const lastArrival = Math.max(
-    ...options.receiverPaths.flatMap((path) => [...options.receiver.on(path).values()]),
-  );
-  return { ...run, offeredPerSecond: options.perSecond, drainMs: Math.max(0, lastArrival - lastAnswer) };
-}
 
-function duplicatesOn(drive: EventDrive): number {
-  return drive.receiverPaths.reduce((sum, path) => sum + (drive.receiver.duplicates.get(path) ?? 0), 0);
-}
-
-/** Waits for the webhooks of the answered changes, then times them. */
-async function collectWebhooks(
-  drive: EventDrive,
-  answeredAt: Map<string, number>,
-  statusCodes: Record<string, number>,
-  started: number,
-  driven: number,
-  duplicatesBefore: number,
-): Promise<EventRun> {
-  const deadline = driven + drive.timeoutMs;
-  const arrivals = drive.receiverPaths.map((path) => drive.receiver.on(path));
-  const arrived = () =>
-    arrivals.reduce((sum, onPath) => sum + [...answeredAt.keys()].filter((id) => onPath.has(id)).length, 0);
-  const expected = answeredAt.size * arrivals.length;
-  while (arrived() < expected && performance.now() < deadline) await sleep(50);
-  const latencies: number[] = [];
-  let delivered = 0;
-  let last = driven;
-  for (const [personId, answered] of answeredAt) {
-    const at = arrivals.map((onPath) => onPath.get(personId)).filter((t) => t !== undefined);
-    delivered += at.length;
-    if (at.length) last = Math.max(last, ...at);
-    if (at.length === arrivals.length) latencies.push(Math.max(...at) - answered);
-  }
-  latencies.sort((a, b) => a - b);
-  return {
-    sent: drive.ids.length,
-    ok: answeredAt.size,
-    statusCodes,
-    apiPerSecond: answeredAt.size / ((driven - started) / 1000),
-    delivered,
-    deliveredPerSecond: delivered / ((last - started) / 1000),
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    complete: delivered === expected && answeredAt.size === drive.ids.length,
-    duplicates: duplicatesOn(drive) - duplicatesBefore,
-  };
-}
-
-/** Waits until the notifier has handled every domain event in the outbox (nothing left over from the set-up). */
-export async function outboxDrained(world: BenchWorld, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const [{ n }] = await world.query<{ n: string }>(
-      `SELECT count(*) AS n FROM events.outbox WHERE processed_at IS NULL`,
+  let fincore: EventRun | undefined;
+  let fincoreWhyNot: string | undefined;
+  let notifierMemory: { idle: number; peak: number } | undefined;
+  let deliveryNote: string | undefined;
+  let fincorePersons = false;
+  try {
+    log('events: starting credentials-api, notification-api, notifier');
+    const [credentials, notifications, notifier] = await Promise.all([
+      systems.startFincore('credentials-api'),
+      systems.startFincore('notification-api'),
+      systems.startFincore('notifier'),
+    ]);
+    log(`events: creating ${ids.length + warm.length} persons through the credentials API`);
+    await provisionFincorePersons(credentials.url, tenant, [...warm, ...ids]);
+    fincorePersons = true;
+    await subscribeWebhooks(notifications.url, tenant, `${receiver.url}/fincore`);
+    if (!(await outboxDrained(world, 30_000)))
+      throw new Error('the notifier did not handle the set-up events within 30 s');
+    log(`events: fincore warm-up (${warm.length} changes), then ${ids.length} person changes -> webhooks`);
+    await drive(credentials.url, '/fincore', warm);
+    await world.analyze();
+    const idle = notifier.memory()?.rss ?? NaN;
+    fincore = await drive(credentials.url, '/fincore', ids);
+    notifierMemory = { idle, peak: notifier.memory()?.peak ?? NaN };
+    // What the notifier recorded: every delivery should be SUCCEEDED once its webhook arrived.
+    await sleep(2000);
+    const records = await world.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM notifications.webhook_deliveries GROUP BY status ORDER BY status`,
     );
-    if (Number(n) === 0) return true;
-    await sleep(200);
+    const total = records.reduce((sum, r) => sum + r.n, 0);
+    const succeeded = records.find((r) => r.status === 'SUCCEEDED')?.n ?? 0;
+    if (succeeded !== total) {
+      deliveryNote = `! fincore: only ${succeeded} of ${total} delivery rows are SUCCEEDED (${records.map((r) => `${r.status} ${r.n}`).join(', ')}) although the webhooks arrived; see the notifier's log (BENCH_CHILD_LOGS=<dir>)`;
+    }
+    for (const p of [credentials, notifications, notifier]) await systems.stop(p);
+  } catch (error) {
+    fincoreWhyNot = reason(error);
+    log(`events: fincore not measured: ${fincoreWhyNot}`);
   }
-  return false;
-}
 
-/** Turns PERSON_UPDATED webhooks on for the tenant and registers one endpoint at `url`. */
-export async function subscribeWebhooks(
-  notificationApi: string,
-  tenant: BenchTenant,
-  url: string,
-): Promise<void> {
-  const h = { 'x-auth-token': tenant.token };
-  await api(
-    notificationApi,
-    'PUT',
-    '/api/v1/notification-config/enable',
-    { notificationTypeCode: 'PERSON_UPDATED', channelCode: 'WEBHOOK' },
-    h,
-  );
-  await api(
-    notificationApi,
-    'POST',
-    '/api/v1/webhook-endpoints',
-    { url, notificationTypeCodes: ['PERSON_UPDATED'] },
-    h,
-  );
+  let baseline: EventRun | undefined;
+  let workerMemory: { idle: number; peak: number } | undefined;
+  try {
+    log('events: baseline (bare Fastify + pg, bare BullMQ worker + got)');
+    const worker = await systems.startBaselineWorker([`${receiver.url}/baseline`]);
+    await provisionBaselinePersons(world, tenant, [...warm, ...ids]);
+    if (fincorePersons) ctx.persons = [...warm, ...ids];
+    await drive(ctx.baselineApi.url, '/baseline', warm);
+    await world.analyze();
+    const idle = worker.memory()?.rss ?? NaN;
+    baseline = await drive(ctx.baselineApi.url, '/baseline', ids);
+    workerMemory = { idle, peak: worker.memory()?.peak ?? NaN };
+    ctx.baselineCapacity = baseline.deliveredPerSecond;
+    await systems.stop(worker);
+  } catch (error) {
+    log(`events: baseline failed: ${reason(error)}`);
+  }
+  await receiver.close();
+
+  const notes: string[] = deliveryNote ? [deliveryNote] : [];
+  for (const [system, run] of [
+    ['fincore', fincore],
+    ['baseline', baseline],
+  ] as const) {
+    if (!run) continue;
+    notes.push(
+      `${system}: ${run.ok}/${run.sent} changes answered 200 (${run.apiPerSecond.toFixed(0)}/s while driving), ${run.delivered} webhooks matched` +
+        (run.complete ? '' : ` — INCOMPLETE within ${settings.eventTimeoutSeconds} s`) +
+        (run.duplicates ? `, ${run.duplicates} duplicate webhooks (same event again)` : ''),
+    );
+  }
+  const row = (name: string, unit: string, higherIsBetter: boolean, f?: number, b?: number): Metric => ({
+    scenario,
+    name,
+    unit,
+    higherIsBetter,
+    fincore: f ?? null,
+    baseline: b ?? null,
+    notMeasured: fincoreWhyNot,
+    suspect: deliveryNote !== undefined,
+  });
+  return [
+    {
+      ...row(
+        'events -> webhooks delivered/s',
+        '/s',
+        true,
+        fincore?.deliveredPerSecond,
+        baseline?.deliveredPerSecond,
+      ),
+      notes,
+    },
+    row('API response -> webhook p50', 'ms', false, fincore?.p50Ms, baseline?.p50Ms),
+    row('API response -> webhook p99', 'ms', false, fincore?.p99Ms, baseline?.p99Ms),
+    row('notifier RSS before the run', 'MiB', false, notifierMemory?.idle, workerMemory?.idle),
+    row('notifier peak RSS (VmHWM)', 'MiB', false, notifierMemory?.peak, workerMemory?.peak),
+  ];
 }

@@ -1,12 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../test/support/net';
+import { freePort } from '@test/support/net';
 
-/** Root of the build (dist/), whichever directory the benchmark was compiled to. */
 export { freePort };
 
-export const DIST_ROOT = join(__dirname, '..', '..');
+/** Root of the benchmark's own build (dist-bench/): the baselines are started from there. */
+export const BENCH_ROOT = join(__dirname, '..', '..');
+/** Root of the product build (dist/) beside it: the fincore apps are started from there. */
+export const DIST_ROOT = join(BENCH_ROOT, '..', 'dist');
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -52,7 +54,7 @@ export class BenchProcess {
   }
 
   /**
-   * Starts `node <entry>` with exactly `env` (plus PATH); stdout goes to /dev/null (fincore logs
+   * Starts `node <entry>` (a path under one of the roots above) with exactly `env` (plus PATH); stdout goes to /dev/null (fincore logs
    * there at the configured level, as in production), stderr is kept for error messages.
    */
   static async start(
@@ -65,7 +67,7 @@ export class BenchProcess {
     // BENCH_CHILD_LOGS=<dir>: keep each process's stdout (its logs) in <dir>/<name>.log, for diagnosis.
     const logDir = process.env.BENCH_CHILD_LOGS;
     const stdout = logDir ? openSync(join(logDir, `${name}.log`), 'a') : 'ignore';
-    const child = spawn(process.execPath, [join(DIST_ROOT, entry)], {
+    const child = spawn(process.execPath, [entry], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', stdout, 'pipe'],
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BASELINE_SCHEMA_SQL } from '../baseline/schema';
-import { BenchProcess, freePort } from './processes';
+import { join } from 'node:path';
+import { BENCH_ROOT, BenchProcess, DIST_ROOT, freePort } from './processes';
 import { BenchSettings } from './settings';
 import { BenchWorld } from './world';
 
@@ -51,7 +52,7 @@ export class Systems {
     const port = await freePort();
     const proc = await BenchProcess.start(
       app,
-      `apps/${app}/src/main.js`,
+      join(DIST_ROOT, 'apps', app, 'src', 'main.js'),
       { ...this.fincoreEnv, ...overrides, [PORT_VARIABLE[app]]: String(port) },
       port,
       '/health/ready',
@@ -69,7 +70,7 @@ export class Systems {
     const port = await freePort();
     const proc = await BenchProcess.start(
       'baseline-api',
-      'bench/baseline/api-server.js',
+      join(BENCH_ROOT, 'bench', 'baseline', 'api-server.js'),
       {
         DATABASE_URL: this.world.databaseUrl,
         DATABASE_POOL_SIZE: '10',
@@ -90,7 +91,7 @@ export class Systems {
     const port = await freePort();
     const proc = await BenchProcess.start(
       'baseline-worker',
-      'bench/baseline/webhook-worker.js',
+      join(BENCH_ROOT, 'bench', 'baseline', 'webhook-worker.js'),
       {
         REDIS_URL: this.fincoreEnv.REDIS_URL,
         BASELINE_QUEUE_PREFIX: this.world.baselineQueuePrefix,

@@ -55,6 +55,9 @@ beforeAll(async () => {
       labelsAll: fc.subarray(labels),
       labelsNone: fc.subarray(labels),
       serviceCode: fc.constantFrom(...serviceCodes, '99'),
+      // the document gives these query parameters as digits, without their bounds
+      limit: fc.integer({ min: 1, max: 200 }),
+      beforeVersion: fc.integer({ min: 1, max: 20 }),
       allowedServiceCodes: fc.subarray(serviceCodes),
       authorisationTypes: fc
         .tuple(...serviceCodes.map(() => fc.boolean()))
@@ -78,6 +81,14 @@ beforeAll(async () => {
       validTo: fc.constantFrom(null, '2026-12-31'),
     },
     bodies: {
+      // a new card id on an open account, in the group whose codes the settings hints list
+      'POST /api/v1/cards': fc.record({
+        cardId: fc.nat().map((n) => `CARD-FZ-${n}`),
+        accountId: fc.constantFrom(...accounts),
+        network: fc.constant('VISA'),
+        cardType: fc.constant('DEBIT'),
+        usageGroup: fc.constant('STD'),
+      }),
       'POST /api/v1/transactions/calculate-fees': fc
         .record({ amount: fc.integer({ min: 0, max: 100_000 }), card: fc.constantFrom(...cards.slice(0, 2)) })
         .map(({ amount, card }) => ({

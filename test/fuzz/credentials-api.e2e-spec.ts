@@ -52,6 +52,10 @@ beforeAll(async () => {
       email: fc.constant('ada@example.com'),
       phone: fc.constant('+4915112345678'),
     },
+    // only the invalidated person can be given new credentials (once, they are active again)
+    operationHints: {
+      'PUT /api/v1/persons/{personId}/credentials': { personId: fc.constant(invalidated.personId) },
+    },
     bodies: {
       'POST /api/v1/credentials/authenticate': fc
         .constantFrom(...loginOnly)

@@ -1,7 +1,12 @@
+import { randomInt } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { DataSource } from 'typeorm';
-import { malformedOf } from './malformed';
+import { DatabaseFingerprint } from '../support/db-fingerprint';
+import { RawResponse, sendRaw } from '../support/raw-http';
+import { expectNoFindings as expectNone, Finding, Findings, InputKind } from './findings';
+import { harmless, judge } from './judge';
+import { malformedOf, malformedOfKind, mutationsFor } from './malformed';
 import {
   Hints,
   OpenApiDoc,
@@ -11,17 +16,25 @@ import {
   requestOf,
   toRaw,
 } from './openapi-arbitraries';
-import { RawRequest, RawResponse, sendRaw, toCurl } from './raw-http';
-import { DatabaseFingerprint } from './db-fingerprint';
 import { ResponseSchemas } from './response-schemas';
 
-/** Runs per operation and kind of input; `FUZZ_RUNS` raises it for a longer hunt. */
+export type { Finding, InputKind } from './findings';
+
+/** Random requests per operation and kind (malformed: on top of one of each mutation); `FUZZ_RUNS` raises it. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const RANDOM_MALFORMED = Math.ceil(FUZZ_RUNS / 2);
 
 /** A generous bound for one app's fuzz test, growing with the runs. */
-export const fuzzTimeoutMs = (operations: number) => 60_000 + FUZZ_RUNS * operations * 500;
+export const fuzzTimeoutMs = (operations: number) => 60_000 + FUZZ_RUNS * operations * 1_000;
 
-export type InputKind = 'valid-shaped' | 'malformed';
+/**
+ * The seed every operation's seed derives from: new for each run unless FUZZ_SEED replays one.
+ * Printed at the start and with every failure.
+ */
+export const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
+if (!Number.isSafeInteger(FUZZ_SEED))
+  throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
+console.log(`fuzz seed ${FUZZ_SEED} (replay a run with FUZZ_SEED=${FUZZ_SEED})`);
 
 /** What the suite needs of one running app. */
 export interface FuzzTarget {
@@ -38,18 +51,11 @@ export interface FuzzTarget {
   bodies?: Record<string, fc.Arbitrary<unknown>>;
   /** Operation ids whose rejections record something on purpose (e.g. failed logins), "STATUS OP". */
   rejectionsThatWrite?: string[];
-}
-
-/** One distinct kind of failure, with the first request that showed it and how to replay it. */
-export interface Finding {
-  operation: string;
-  kind: InputKind;
-  mutation?: string;
-  problem: string;
-  detail: string;
-  curl: string;
-  replay: string;
-  occurrences: number;
+  /**
+   * Operations that valid-shaped input cannot make succeed, with the only statuses they may give it;
+   * every other operation must answer at least one valid-shaped request with a 2xx.
+   */
+  validShapedStatuses?: Record<string, number[]>;
 }
 
 /** The document the app serves at /docs-json. */
@@ -59,70 +65,103 @@ export async function loadDoc(baseUrl: string): Promise<OpenApiDoc> {
   return (await r.json()) as OpenApiDoc;
 }
 
-const CODE = /^[a-z_]+$/;
+export const expectNoFindings = (findings: Finding[]) => expectNone(findings, FUZZ_SEED);
 
-/** What is wrong with an answer, as [stable class, detail], or undefined when it is right. */
-function judge(
-  op: Operation,
-  schemas: ResponseSchemas,
-  response: RawResponse,
-  changedTables: string[],
-  rejectionMayWrite: boolean,
-): [string, string] | undefined {
-  const { status, headers, json } = response;
-  const type = headers['content-type'] ?? '';
-  const excerpt = response.text.slice(0, 300);
-  if (status >= 500) return [`${status}`, excerpt];
-  if (status >= 400) {
-    if (!type.startsWith('application/problem+json'))
-      return [`${status} not problem+json`, `content-type ${JSON.stringify(type)}: ${excerpt}`];
-    const code = (json as { code?: unknown } | undefined)?.code;
-    if (typeof code !== 'string' || !CODE.test(code)) return [`${status} without a stable code`, excerpt];
-    if (changedTables.length && !rejectionMayWrite)
-      return [`${status} ${code} changed the database`, `tables: ${changedTables.join(', ')}`];
-    return undefined;
+interface Input {
+  mutation?: string;
+  parts: RequestParts;
+  original?: RequestParts;
+}
+
+/** One app's run of one kind of input: what it has seen so far. */
+class Run {
+  readonly schemas: ResponseSchemas;
+  readonly requestSchemas: ResponseSchemas;
+  readonly findings: Findings;
+  readonly statuses: Record<string, Record<number, number>> = {};
+  private readonly fingerprint: DatabaseFingerprint;
+  private last?: Map<string, string>;
+
+  constructor(
+    readonly target: FuzzTarget,
+    readonly kind: InputKind,
+  ) {
+    this.schemas = new ResponseSchemas(target.doc);
+    this.requestSchemas = new ResponseSchemas(target.doc, true);
+    this.findings = new Findings(target.baseUrl);
+    this.fingerprint = new DatabaseFingerprint(target.db);
   }
-  if (status < 200 || status >= 300) return [`unexpected status ${status}`, excerpt];
-  const documented = op.responses[String(status)];
-  if (!documented) return [`undocumented status ${status}`, excerpt];
-  const schema = documented.content?.['application/json']?.schema;
-  if (!schema)
-    return status === 204 || !response.body.length ? undefined : [`${status} body not documented`, excerpt];
-  if (!type.startsWith('application/json')) return [`${status} not application/json`, type];
-  const errors = schemas.errors(schema, json);
-  return errors
-    ? [`${status} body does not match the documented schema`, `${errors}: ${excerpt}`]
-    : undefined;
+
+  /** Sends one request and judges the answer and what it wrote. */
+  async exercise(op: Operation, { mutation, parts, original }: Input, replay: string): Promise<void> {
+    const raw = toRaw(parts);
+    const c = { operation: op.id, kind: this.kind, mutation, raw, replay };
+    this.last ??= await this.fingerprint.take();
+    let response: RawResponse;
+    try {
+      response = await sendRaw(this.target.baseUrl, raw);
+    } catch (error) {
+      this.findings.add(c, ['no answer', String(error)]);
+      this.last = await this.fingerprint.take();
+      return;
+    }
+    const seen = (this.statuses[op.id] ??= {});
+    seen[response.status] = (seen[response.status] ?? 0) + 1;
+    const now = await this.fingerprint.take();
+    const changedTables = DatabaseFingerprint.changed(this.last, now);
+    this.last = now;
+    const wrong = judge(op, this.schemas, response, {
+      kind: this.kind,
+      allowed:
+        mutation === undefined || harmless(op, this.requestSchemas, mutation, raw, toRaw(original ?? parts)),
+      rejectionMayWrite: this.target.rejectionsThatWrite?.includes(`${response.status} ${op.id}`) ?? false,
+      changedTables,
+    });
+    if (wrong) this.findings.add(c, wrong);
+  }
+
+  /** Every operation answered valid-shaped input with a 2xx, or only with the statuses it names. */
+  checkSuccesses(operations: Operation[]): void {
+    for (const op of operations) {
+      const seen = Object.keys(this.statuses[op.id] ?? {}).map(Number);
+      const allowed = this.target.validShapedStatuses?.[op.id];
+      const wrong = allowed
+        ? seen.filter((s) => !allowed.includes(s))
+        : seen.some((s) => s < 300)
+          ? []
+          : seen;
+      if (!wrong.length && seen.length) continue;
+      const problem = allowed ? `statuses other than ${allowed.join(', ')}` : 'no 2xx for valid-shaped input';
+      this.findings.add({ operation: op.id, kind: this.kind, replay: this.replay(op, '') }, [
+        problem,
+        `statuses seen: ${JSON.stringify(this.statuses[op.id] ?? {})}`,
+      ]);
+    }
+  }
+
+  replay(op: Operation, selector: string): string {
+    return (
+      `FUZZ_OP='${op.id}' FUZZ_SEED=${FUZZ_SEED} ${selector} NODE_OPTIONS=--experimental-vm-modules ` +
+      `npx jest ${this.target.specFile} -t '${this.kind}'`
+    );
+  }
 }
 
 /**
- * The seed the operations' seeds derive from (printed with every finding): fixed unless FUZZ_SEED
- * says otherwise, so that `npm test` sends the same requests each run; `FUZZ_SEED=random` explores.
- */
-const baseSeed =
-  process.env.FUZZ_SEED === 'random'
-    ? Math.floor(Math.random() * 2 ** 31)
-    : Number(process.env.FUZZ_SEED ?? 20_261_123);
-
-/**
- * Sends FUZZ_RUNS requests of the kind to every documented operation, one at a time, and judges
- * each answer: no 5xx; a 4xx is problem+json with a stable code and leaves the database as it was;
- * a 2xx has a documented status and a body that fits the documented schema. Failures do not stop
- * the run: each distinct (operation, mutation, class) is kept once, with a curl command and a replay.
+ * Sends requests of the kind to every documented operation, one at a time, and judges each answer
+ * (see `judge`): valid-shaped ones FUZZ_RUNS per operation, each of which must see a 2xx; malformed
+ * ones one of each mutation kind that applies, then FUZZ_RUNS / 2 of random kinds. Failures do not
+ * stop the run: each distinct (operation, mutation, class) is kept once, with a curl command and a
+ * replay (FUZZ_OP and FUZZ_SEED, with FUZZ_MUTATION for one of the first, FUZZ_PATH for a random one).
  */
 export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding[]> {
-  const schemas = new ResponseSchemas(target.doc);
-  const fingerprint = new DatabaseFingerprint(target.db);
-  const findings = new Map<string, Finding>();
-  const statuses: Record<string, Record<number, number>> = {};
-  const only = process.env.FUZZ_OP;
+  const run = new Run(target, kind);
+  const { FUZZ_OP: only, FUZZ_PATH: path, FUZZ_MUTATION: mutationOnly } = process.env;
   // deletions last, so that the other operations still find the seeded resources
-  const operations = operationsOf(target.doc).sort(
-    (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
-  );
-  let last = await fingerprint.take();
-  for (const [index, op] of operations.entries()) {
-    if (only && op.id !== only) continue;
+  const operations = operationsOf(target.doc)
+    .filter((op) => !only || op.id === only)
+    .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+  for (const op of operations) {
     const valid = requestOf(
       target.doc,
       op,
@@ -130,104 +169,48 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
       { ...target.hints, ...target.operationHints?.[op.id] },
       target.bodies?.[op.id],
     );
-    const inputs: fc.Arbitrary<{ mutation?: string; parts: RequestParts }> =
-      kind === 'malformed' ? malformedOf(op, valid) : valid.map((parts) => ({ parts }));
-    const seed = (baseSeed + index * 7919 + (kind === 'malformed' ? 1 : 0)) | 0;
-    let run = 0;
-    const property = fc.asyncProperty(inputs, async ({ mutation, parts }) => {
-      const path = process.env.FUZZ_PATH ?? String(run++);
-      const raw = toRaw(parts);
-      let response: RawResponse;
-      try {
-        response = await sendRaw(target.baseUrl, raw);
-      } catch (error) {
-        record(findings, target, { op, kind, mutation, raw, seed, path }, ['no answer', String(error)]);
-        last = await fingerprint.take();
-        return true;
+    const seed = seedOf(op, kind);
+    if (kind === 'malformed' && path === undefined) {
+      for (const [i, mutation] of Object.keys(mutationsFor(op)).entries()) {
+        if (mutationOnly && mutation !== mutationOnly) continue;
+        const [input] = fc.sample(malformedOfKind(op, valid, mutation), {
+          seed: (seed + i + 1) | 0,
+          numRuns: 1,
+        });
+        await run.exercise(op, input, run.replay(op, `FUZZ_MUTATION='${mutation}'`));
       }
-      const seen = (statuses[op.id] ??= {});
-      seen[response.status] = (seen[response.status] ?? 0) + 1;
-      const now = await fingerprint.take();
-      const changed = response.status >= 400 ? DatabaseFingerprint.changed(last, now) : [];
-      last = now;
-      const mayWrite = target.rejectionsThatWrite?.includes(`${response.status} ${op.id}`) ?? false;
-      const wrong = judge(op, schemas, response, changed, mayWrite);
-      if (wrong) record(findings, target, { op, kind, mutation, raw, seed, path }, wrong);
-      return true;
-    });
-    await fc.check(property, {
-      seed,
-      numRuns: process.env.FUZZ_PATH ? 1 : FUZZ_RUNS,
-      ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
-    });
+    }
+    if (mutationOnly) continue;
+    const inputs: fc.Arbitrary<Input> =
+      kind === 'malformed' ? malformedOf(op, valid) : valid.map((parts) => ({ parts }));
+    let runIndex = 0;
+    // fc.assert: an error of the harness itself (the database unreachable, a bug) fails the test
+    await fc.assert(
+      fc.asyncProperty(inputs, async (input) => {
+        const at = path ?? String(runIndex++);
+        await run.exercise(op, input, run.replay(op, `FUZZ_PATH=${at}`));
+      }),
+      {
+        seed,
+        numRuns: path !== undefined ? 1 : kind === 'malformed' ? RANDOM_MALFORMED : FUZZ_RUNS,
+        ...(path !== undefined ? { path } : {}),
+      },
+    );
   }
-  const list = [...findings.values()];
+  if (kind === 'valid-shaped' && path === undefined) run.checkSuccesses(operations);
+  const list = run.findings.list();
   // FUZZ_REPORT=<file prefix> keeps the findings and the statuses seen per operation, to judge coverage
   if (process.env.FUZZ_REPORT)
     writeFileSync(
       `${process.env.FUZZ_REPORT}.${kind}.json`,
-      JSON.stringify({ findings: list, statuses }, null, 1),
+      JSON.stringify({ seed: FUZZ_SEED, findings: list, statuses: run.statuses }, null, 1),
     );
   return list;
 }
 
-interface Case {
-  op: Operation;
-  kind: InputKind;
-  mutation?: string;
-  raw: RawRequest;
-  seed: number;
-  path: string;
-}
-
-function record(
-  findings: Map<string, Finding>,
-  target: FuzzTarget,
-  c: Case,
-  [problem, detail]: [string, string],
-) {
-  const key = `${c.op.id}|${c.kind}|${c.mutation ?? ''}|${problem}`;
-  const known = findings.get(key);
-  if (known) {
-    known.occurrences += 1;
-    return;
-  }
-  findings.set(key, {
-    operation: c.op.id,
-    kind: c.kind,
-    mutation: c.mutation,
-    problem,
-    detail: detail.slice(0, 600),
-    curl: toCurl(target.baseUrl, c.raw),
-    replay:
-      `fast-check seed ${c.seed}, path ${c.path}: FUZZ_OP='${c.op.id}' FUZZ_SEED=${baseSeed} FUZZ_PATH=${c.path} NODE_OPTIONS=--experimental-vm-modules ` +
-      `npx jest ${target.specFile} -t '${c.kind}'`,
-    occurrences: 1,
-  });
-}
-
-/**
- * Fails with the findings grouped by class (kind, mutation, problem): for each class the operations
- * that showed it and one example spelled out (detail, curl, replay); passes when there are none.
- */
-export function expectNoFindings(findings: Finding[]): void {
-  if (!findings.length) return;
-  const classes = new Map<string, Finding[]>();
-  for (const f of findings) {
-    const key = `[${f.kind}${f.mutation ? `: ${f.mutation}` : ''}] ${f.problem}`;
-    classes.set(key, [...(classes.get(key) ?? []), f]);
-  }
-  const text = [...classes]
-    .map(([key, [example, ...others]], i) => {
-      const operations = [example, ...others].map((f) => `${f.operation} (${f.occurrences}x)`).join(', ');
-      return (
-        `${i + 1}. ${key}\n   in: ${operations}\n   ${example.detail}\n   ${example.curl}\n` +
-        `   replay: ${example.replay}`
-      );
-    })
-    .join('\n\n');
-  throw new Error(
-    `${classes.size} classes of fuzz findings in ${findings.length} (operation, class) pairs ` +
-      `(seed base ${baseSeed}):\n\n${text}`,
-  );
+/** The operation's seed: from FUZZ_SEED and the operation, so that FUZZ_OP replays it alone. */
+function seedOf(op: Operation, kind: InputKind): number {
+  let hash = FUZZ_SEED ^ (kind === 'malformed' ? 0x5bd1e995 : 0);
+  for (const char of op.id) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash | 0;
 }

@@ -6,6 +6,8 @@ import { toRaw, utf8AsLatin1 } from './openapi-arbitraries';
 export interface Malformed {
   mutation: string;
   parts: RequestParts;
+  /** The valid-shaped request it was made from. */
+  original: RequestParts;
 }
 
 type Mutation = (parts: RequestParts, pick: number) => RequestParts;
@@ -107,7 +109,37 @@ function keyPaths(value: Json, prefix: Array<string | number> = [], out: Array<A
 /** A copy of the body with the value at one of its key paths (picked by `pick`) replaced or removed. */
 function atPath(body: Json, pick: number, change: (v: Json) => Json | undefined, leavesOnly = false): Json {
   const paths = keyPaths(body).filter((p) => p.length > 0 || !leavesOnly);
-  const path = paths[pick % paths.length] ?? [];
+  return setAt(body, paths[pick % paths.length] ?? [], change);
+}
+
+/**
+ * Like `atPath`, at one of the body's free-text strings where it has any: bytes a pattern, format
+ * or enum refuses anyway would not show whether the check for them is there.
+ */
+function atText(op: Operation, body: Json, pick: number, change: (v: Json) => Json): Json {
+  const paths = op.freeTextIn(body);
+  return paths.length ? setAt(body, of(paths, pick), change) : atPath(body, pick, change);
+}
+
+/**
+ * The body as JSON text with the bytes given (written as is: an escape, or bytes that are no UTF-8)
+ * appended to one of its free-text strings, which otherwise stays valid: only the bytes are wrong.
+ */
+function inText(op: Operation, parts: RequestParts, pick: number, bytes: Buffer): RequestParts {
+  let original: Json;
+  const marked = atText(op, parts.body, pick, (v) => {
+    original = v;
+    return RAW;
+  });
+  const kept = typeof original === 'string' ? JSON.stringify(original).slice(1, -1) : 'a';
+  const [before, after] = JSON.stringify(marked).split(JSON.stringify(RAW));
+  return {
+    ...parts,
+    body: Buffer.concat([Buffer.from(`${before}"${kept}`), bytes, Buffer.from(`"${after ?? ''}`)]),
+  };
+}
+
+function setAt(body: Json, path: Array<string | number>, change: (v: Json) => Json | undefined): Json {
   if (!path.length) return change(body);
   const copy = structuredClone(body);
   let parent = copy;
@@ -135,7 +167,7 @@ const setHeader = (parts: RequestParts, name: string, value: string | undefined)
 
 const of = <T>(list: readonly T[], pick: number) => list[pick % list.length];
 
-const bodyMutations: Record<string, Mutation> = {
+const bodyMutations = (op: Operation): Record<string, Mutation> => ({
   'wrong type': (p, n) => ({ ...p, body: atPath(p.body, n, () => of(WRONG_TYPES, n >> 4)) }),
   'missing field': (p, n) => ({ ...p, body: atPath(p.body, n, () => undefined, true) }),
   'extra field': (p, n) => ({
@@ -158,26 +190,16 @@ const bodyMutations: Record<string, Mutation> = {
   },
   'NUL in string': (p, n) => ({
     ...p,
-    body: atPath(p.body, n, (v) => `${typeof v === 'string' ? v : 'a'}\u0000b`),
+    body: atText(op, p.body, n, (v) => `${typeof v === 'string' ? v : 'a'}\u0000b`),
   }),
-  'lone surrogate': (p, n) => ({
-    ...p,
-    body: withRaw(
-      atPath(p.body, n, () => RAW),
-      '"a\\ud800b"',
+  'lone surrogate': (p, n) => inText(op, p, n, Buffer.from('\\ud800b')),
+  'invalid UTF-8': (p, n) =>
+    inText(
+      op,
+      p,
+      n,
+      Buffer.from(of(['\xff', '\xc3\x28', '\xed\xa0\x80', '\xf8\x88\x80\x80\x80'], n >> 3), 'latin1'),
     ),
-  }),
-  'invalid UTF-8': (p, n) => {
-    const [before, after] = JSON.stringify(atPath(p.body, n, () => RAW)).split(JSON.stringify(RAW));
-    const bytes = Buffer.from(
-      of(['\xff', '\xc3\x28', '\xed\xa0\x80', '\xf8\x88\x80\x80\x80'], n >> 3),
-      'latin1',
-    );
-    return {
-      ...p,
-      body: Buffer.concat([Buffer.from(before + '"a'), bytes, Buffer.from('b"' + (after ?? ''))]),
-    };
-  },
   'special number': (p, n) => ({
     ...p,
     body: withRaw(
@@ -202,7 +224,7 @@ const bodyMutations: Record<string, Mutation> = {
     ...p,
     body: Buffer.from(of(['[]', 'null', '"x"', '1', '', '{', '{"a":', '\ufeff{}'], n)),
   }),
-};
+});
 
 const anyMutations: Record<string, Mutation> = {
   'wrong content type': (p, n) => setHeader(p, 'content-type', of(CONTENT_TYPES, n) || undefined),
@@ -258,16 +280,27 @@ function rawPathValue(parts: RequestParts, pick: number, value: string): Request
 export function mutationsFor(op: Operation): Record<string, Mutation> {
   return {
     ...anyMutations,
-    ...(op.body ? bodyMutations : {}),
+    ...(op.body ? bodyMutations(op) : {}),
     ...(op.pathParams.length ? pathMutations : {}),
     ...(op.queryParams.length ? queryMutations(op.queryParams.map((q) => q.name)) : {}),
   };
 }
 
-/** Malformed variants of the valid-shaped requests of an operation. */
-export function malformedOf(op: Operation, valid: fc.Arbitrary<RequestParts>): fc.Arbitrary<Malformed> {
-  const mutations = mutationsFor(op);
+/** Malformed variants of the valid-shaped requests of an operation, by one mutation kind. */
+export function malformedOfKind(
+  op: Operation,
+  valid: fc.Arbitrary<RequestParts>,
+  mutation: string,
+): fc.Arbitrary<Malformed> {
+  const mutate = mutationsFor(op)[mutation];
   return fc
-    .tuple(valid, fc.constantFrom(...Object.keys(mutations)), fc.nat({ max: 1 << 16 }))
-    .map(([parts, mutation, pick]) => ({ mutation, parts: mutations[mutation](parts, pick) }));
+    .tuple(valid, fc.nat({ max: 1 << 16 }))
+    .map(([parts, pick]) => ({ mutation, parts: mutate(parts, pick), original: parts }));
+}
+
+/** Malformed variants of the valid-shaped requests of an operation, of any kind. */
+export function malformedOf(op: Operation, valid: fc.Arbitrary<RequestParts>): fc.Arbitrary<Malformed> {
+  return fc
+    .constantFrom(...Object.keys(mutationsFor(op)))
+    .chain((mutation) => malformedOfKind(op, valid, mutation));
 }

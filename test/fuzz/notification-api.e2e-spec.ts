@@ -23,15 +23,16 @@ beforeAll(async () => {
   const acme = await stack.createTenant();
   await enableNotifications(sut.api, acme.token);
   const endpoints: string[] = [];
-  for (let i = 0; i < 5; i++)
+  for (let i = 0; i < 6; i++)
     endpoints.push(
       (await createWebhookEndpoint(sut.api, acme.token, { url: `http://127.0.0.1:9/hook-${i}` })).id,
     );
   // the last two only for deletion, so that the other operations keep finding the first three
-  const deletable = endpoints.splice(3);
-  // deliveries in each status, as the notifier leaves them, for the delivery reads, retry and replay
+  const deletable = endpoints.splice(4);
+  // deliveries in each status, as the notifier leaves them, for the delivery reads, retry and replay,
+  // on an endpoint of their own that no valid-shaped disable or delete reaches
   const rows = new NotificationRows(db);
-  const endpoint = await rows.endpointRow(endpoints[0]);
+  const endpoint = await rows.endpointRow(endpoints.pop()!);
   const deliveries: string[] = [];
   for (const status of [
     DeliveryStatus.Pending,
@@ -42,6 +43,7 @@ beforeAll(async () => {
     const eventId = await rows.event(acme.tenant, { processed: true });
     deliveries.push((await rows.delivery(endpoint, { eventId, status, attemptCount: 3 })).id);
   }
+  const firstPage = await sut.api.get('/api/v1/webhook-deliveries?limit=1', { token: acme.token });
   target = {
     specFile: 'test/fuzz/notification-api.e2e-spec.ts',
     baseUrl: sut.url,
@@ -59,6 +61,7 @@ beforeAll(async () => {
       since: fc.constantFrom('2025-01-01T00:00:00Z', new Date(Date.now() - 3_600_000).toISOString()),
       until: fc.constant(new Date(Date.now() + 3_600_000).toISOString()),
       limit: fc.integer({ min: 1, max: 100 }),
+      cursor: fc.constant(firstPage.body.nextCursor),
     },
     operationHints: {
       'DELETE /api/v1/webhook-endpoints/{endpointId}': { endpointId: fc.constantFrom(...deletable) },

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RawRequest } from './raw-http';
+import type { RawRequest } from '../support/raw-http';
 
 /** The parts of an OpenAPI 3.0 document the fuzz suite reads. */
 export type Schema = Record<string, any>;
@@ -30,6 +30,8 @@ export interface Operation {
   headerParams: ParameterObject[];
   body?: Schema;
   responses: OperationObject['responses'];
+  /** Key paths of a body's strings that are free text: no pattern, format or enum constrains them. */
+  freeTextIn(body: unknown): Array<Array<string | number>>;
 }
 
 /** The /api/v1 operations of the document. */
@@ -54,10 +56,41 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
         headerParams: [...headers.values()],
         body: op.requestBody?.content['application/json']?.schema,
         responses: op.responses,
+        freeTextIn: (body) => {
+          const schema = op.requestBody?.content['application/json']?.schema;
+          return schema ? freeTextPaths(doc, schema, body) : [];
+        },
       });
     }
   }
   return operations;
+}
+
+/** No pattern, or one that only leaves characters out (`^[^\u0000-\u001f]*$`): any text without them fits. */
+const onlyExcludes = (pattern: string | undefined) => !pattern || /^\^\[\^[^\]]*\]\*\$$/.test(pattern);
+
+function freeTextPaths(
+  doc: OpenApiDoc,
+  input: Schema,
+  value: unknown,
+  path: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
+  const schema = deref(doc, input);
+  if (!schema) return out;
+  const alternatives: Schema[] | undefined = schema.anyOf ?? schema.oneOf ?? schema.allOf;
+  if (alternatives) {
+    for (const alternative of alternatives) freeTextPaths(doc, alternative, value, path, out);
+  } else if (typeof value === 'string') {
+    const free = schema.type === 'string' && !schema.format && !schema.enum && onlyExcludes(schema.pattern);
+    if (free && !out.some((p) => p.join('.') === path.join('.'))) out.push(path);
+  } else if (Array.isArray(value) && schema.items) {
+    value.forEach((item, i) => freeTextPaths(doc, schema.items, item, [...path, i], out));
+  } else if (value && typeof value === 'object' && schema.properties) {
+    for (const [key, item] of Object.entries(value))
+      if (schema.properties[key]) freeTextPaths(doc, schema.properties[key], item, [...path, key], out);
+  }
+  return out;
 }
 
 /** Resolves a local `$ref` (`#/components/schemas/X`). */

@@ -1,4 +1,5 @@
 import type { ApiResponse } from './http';
+import type { RawResponse } from './raw-http';
 
 /**
  * An error answer as every app renders it: the status, `application/problem+json`, the stable
@@ -16,4 +17,12 @@ export function expectProblem(r: ApiResponse, status: number, code?: string): vo
 export function stableProblem(body: Record<string, unknown>): Record<string, unknown> {
   const { requestId: _r, instance: _i, ...rest } = body;
   return rest;
+}
+
+/** `expectProblem` for an answer read off a raw socket (`sendRaw`). */
+export function expectRawProblem(r: RawResponse, status: number, code: string): void {
+  expect(r.status).toBe(status);
+  expect(r.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(r.json).toMatchObject({ status, code, type: `urn:fincore:problem:${code}` });
+  expect(r.json).toMatchObject({ title: expect.any(String), requestId: r.headers['x-request-id'] });
 }

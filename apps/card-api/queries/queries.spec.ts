@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { expectQueriesSnapshot } from '../../../test/support/query-snapshot';
-import { openTestDatabase, TestDatabase } from '../../../test/support/test-database';
+import { expectQueriesSnapshot } from '@test/support/query-snapshot';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { insertChangesSql } from '../src/cards/card/card-settings-change.repository';
 import { CardEntity } from '../src/cards/card/card.entity';
 import { CardRepository } from '../src/cards/card/card.repository';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { expectQueriesSnapshot } from '../../../test/support/query-snapshot';
-import { openTestDatabase, TestDatabase } from '../../../test/support/test-database';
+import { expectQueriesSnapshot } from '@test/support/query-snapshot';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { PersonEntity } from '../src/persons/person.entity';
 import { PersonRepository } from '../src/persons/person.repository';
 

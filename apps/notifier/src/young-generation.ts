@@ -6,7 +6,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * 64 MiB on a large machine while the app loads and keeps it: a third of an idle notifier's
  * resident memory. Held at 2 MiB, the jobs' short-lived objects are scavenged so often that the
  * notifier spends about a fifth more CPU per webhook; at 16 MiB its garbage collection costs about
- * what it costs unbounded (`node dist/bench/profile-notifier.js`). V8 reads its maximum only at
+ * what it costs unbounded (`node dist-bench/bench/profile-notifier.js`). V8 reads its maximum only at
  * start, but the growth factor at every scavenge: the cap is kept through the factor, because the
  * process is started as `node main.js` and its command line is not ours to set.
  */

@@ -1,5 +1,5 @@
 import type { Client, QueryResult } from 'pg';
-import { ADMIN_DATABASE_URL } from '../../../test/support/run';
+import { ADMIN_DATABASE_URL } from '@test/support/run';
 import { clientGivingUpAfter } from './unresponsive-server-guard';
 
 /** A server that stops answering, played by a statement that outlives the guard's bound. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expectQueriesSnapshot } from '../../../test/support/query-snapshot';
+import { expectQueriesSnapshot } from '@test/support/query-snapshot';
 import { outboxInsertWhen } from '../src/outbox.repository';
 
 describe('events statements', () => {

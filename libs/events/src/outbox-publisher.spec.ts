@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { newDouble } from '../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { OutboxPublisher } from './outbox-publisher';
 import type { OutboxRepository, PublishClaimed } from './outbox.repository';
 import type { DomainEventJob } from './queues';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, MetricsService } from '@fincore/platform';
-import { newDouble } from '../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
 import type { OutboxListener, OutboxRepository } from './outbox.repository';

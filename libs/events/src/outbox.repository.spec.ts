@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { openTestDatabase, TestDatabase } from '../../../test/support/test-database';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { newDomainEvents } from './outbox';
 import { outboxInsertWhen, OutboxRepository, outboxRows } from './outbox.repository';
 

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { requestContext } from '@fincore/platform';
-import { newDouble } from '../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { OutboxPublisher } from './outbox-publisher';
 import type { OutboxRepository } from './outbox.repository';
 import { UnitOfWork } from './unit-of-work';

@@ -95,6 +95,8 @@ export async function createApp(
     bufferLogs: options.bufferLogs ?? true,
     autoFlushLogs: false,
     abortOnError: false,
+    // Nest's own parsers would take form bodies as well: JSON is the only body (see json-body.ts).
+    bodyParser: false,
   });
   app.useLogger(app.get(Logger));
   app.flushLogs();

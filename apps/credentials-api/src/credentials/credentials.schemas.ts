@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CredentialsStatus } from '../persons/domain/credentials';
-import { freeText } from '@fincore/platform';
+import { freeText, isWellFormedText } from '@fincore/platform';
 import {
   AUTHENTICATE_EXAMPLE,
   AUTHENTICATED_EXAMPLE,
@@ -16,6 +16,8 @@ const GivenPassword = z
   .string()
   .min(1)
   .max(1024)
+  // UTF-8 would replace an unpaired surrogate: it would match a password with U+FFFD in its place.
+  .refine(isWellFormedText, { message: 'must be valid Unicode (no unpaired surrogates)', abort: true })
   .describe('The person’s password')
   .meta({ example: 'Demo-Passw0rd-2025' });
 

@@ -1,6 +1,6 @@
 import { ProblemException } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
+import { newDouble } from '@test/support/doubles';
+import { newUnitOfWork } from '@test/support/unit-of-work-double';
 import type { LoginThrottle, PasswordCheck } from '../persons/login-throttle';
 import type { PasswordHasher } from '../persons/password-hasher';
 import type { PersonRepository } from '../persons/person.repository';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig, RateLimiter } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { LoginThrottle, PasswordCheck } from './login-throttle';
 
 const problem = (code: string, status: number) => expect.objectContaining({ code, status });

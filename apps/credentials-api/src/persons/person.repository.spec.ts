@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { TenantEntity } from '@fincore/platform';
 import { newDomainEvents, outboxRows } from '@fincore/events';
-import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { PersonEntity } from './person.entity';
 import { isUsernameConflict, NewPerson, PersonRepository } from './person.repository';
 

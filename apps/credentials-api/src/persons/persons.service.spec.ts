@@ -1,6 +1,6 @@
 import { QueryFailedError } from 'typeorm';
-import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWork, OUTBOX_ROWS } from '../../../../test/support/unit-of-work-double';
+import { newDouble } from '@test/support/doubles';
+import { newUnitOfWork, OUTBOX_ROWS } from '@test/support/unit-of-work-double';
 import type { LoginThrottle } from './login-throttle';
 import type { PasswordHasher } from './password-hasher';
 import type { PersonRepository } from './person.repository';

@@ -1,7 +1,7 @@
 import { EVENT_CATALOG, EVENT_TYPES, eventDataJsonSchema } from '@fincore/events';
 import { NotificationConfigEntity, NotificationConfigRepository } from '@fincore/notifications';
 import { Principal, ProblemException } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { NotificationConfigsService } from './notification-configs.service';
 
 const principal: Principal = { tokenId: 't', tenantId: 'tenant-1', tenantCode: 'ACME', scopes: [] };

@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { DeliveryQueue } from './delivery-queue';
 
 describe('DeliveryQueue', () => {

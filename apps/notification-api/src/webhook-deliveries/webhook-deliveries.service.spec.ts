@@ -6,9 +6,9 @@ import {
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { keysetCursor, type Principal } from '@fincore/platform';
-import { aWebhookDelivery, aWebhookEndpoint } from '../../../../test/support/builders/notifications';
-import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
+import { aWebhookDelivery, aWebhookEndpoint } from '@test/support/builders/notifications';
+import { newDouble } from '@test/support/doubles';
+import { newUnitOfWork } from '@test/support/unit-of-work-double';
 import { DeliveryQueue } from './delivery-queue';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 

@@ -48,9 +48,8 @@ const Ordering = z
 
 export const CreateWebhookEndpointRequest = z
   .object({
-    url: z
-      .string()
-      .max(URL_MAX_LENGTH)
+    // no control characters or unpaired surrogates: normalising would percent-encode them into another URL
+    url: freeText({ max: URL_MAX_LENGTH, trim: false })
       .refine(
         fitsOnceNormalised,
         `must be at most ${URL_MAX_LENGTH} characters once normalised (percent-encoded)`,

@@ -7,9 +7,9 @@ import {
 } from '@fincore/notifications';
 import type { AppConfig, Principal } from '@fincore/platform';
 import { SecretBox } from '@fincore/webhooks';
-import { aWebhookEndpoint } from '../../../../test/support/builders/notifications';
-import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
+import { aWebhookEndpoint } from '@test/support/builders/notifications';
+import { newDouble } from '@test/support/doubles';
+import { newUnitOfWork } from '@test/support/unit-of-work-double';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import { MAX_ENDPOINTS_PER_TENANT } from './domain/endpoint-rules';
 import { WebhookEndpointsService } from './webhook-endpoints.service';

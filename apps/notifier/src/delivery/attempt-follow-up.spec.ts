@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { AttemptFollowUp } from './attempt-follow-up';
 
 describe('AttemptFollowUp', () => {

@@ -3,7 +3,7 @@ import type { WebhookDeliveryJob } from '@fincore/events';
 import { WebhookDeliveryAdminRepository } from '@fincore/notifications';
 import { TenantPriority } from '../fairness/tenant-priority';
 import type { AppConfig } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { DeliveryReconciler } from './delivery-reconciler';
 
 const pending = (n: number, from = 0) =>

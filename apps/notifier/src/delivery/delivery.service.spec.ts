@@ -9,8 +9,8 @@ import {
 import type { AppConfig } from '@fincore/platform';
 import { createPublicKey, verify } from 'node:crypto';
 import { generateSecret, generateSigningKeyPair, SecretBox, verifyWebhook } from '@fincore/webhooks';
-import { newDouble } from '../../../../test/support/doubles';
-import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
+import { newDouble } from '@test/support/doubles';
+import { newUnitOfWork } from '@test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { AttemptAdmission } from './attempt-admission';
 import { AttemptRecorder } from './attempt-recorder';

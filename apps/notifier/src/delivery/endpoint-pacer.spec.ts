@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { EndpointPacingState, WebhookEndpointRepository } from '@fincore/notifications';
 import { loadConfig } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { EndpointPacer } from './endpoint-pacer';
 
 /** Against the real Redis on localhost, under a prefix of its own; every key the pacer writes expires. */

@@ -1,5 +1,5 @@
 import { AttemptRecord, DeliveryStatus, WebhookDeliveryAttemptRepository } from '@fincore/notifications';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 
 const attempt = (deliveryId: string) => ({ deliveryId }) as AttemptRecord;

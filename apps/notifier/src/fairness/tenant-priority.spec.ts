@@ -1,5 +1,5 @@
 import { WebhookDeliveryFanOutRepository } from '@fincore/notifications';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { TenantPriority } from './tenant-priority';
 
 describe('TenantPriority', () => {

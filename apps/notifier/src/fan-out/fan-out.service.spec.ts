@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
 import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryFanOutRepository } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { AttemptFollowUp } from '../delivery/attempt-follow-up';
 import { DeliveryService } from '../delivery/delivery.service';
 import { TenantPriority } from '../fairness/tenant-priority';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { WebhookDeliveryRetentionRepository } from '@fincore/notifications';
 import { loadConfig, type AppConfig } from '@fincore/platform';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { RETENTION_BATCH, RetentionJanitor } from './retention-janitor';
 

@@ -1,5 +1,5 @@
 import type { TenantEntity } from '@fincore/platform';
-import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
 import { NotificationConfigKey, NotificationConfigRepository } from './notification-config.repository';
 

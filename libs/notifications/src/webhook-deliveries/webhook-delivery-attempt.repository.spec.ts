@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { OutboxEventEntity } from '@fincore/events';
 import type { TenantEntity } from '@fincore/platform';
-import { NotificationRows } from '../../../../test/support/builders/notifications';
-import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { NotificationRows } from '@test/support/builders/notifications';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
 import type { AttemptRecord } from './webhook-delivery.rows';

@@ -1,7 +1,7 @@
 import { OutboxEventEntity } from '@fincore/events';
 import type { TenantEntity } from '@fincore/platform';
-import { NotificationRows } from '../../../../test/support/builders/notifications';
-import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { NotificationRows } from '@test/support/builders/notifications';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
 import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
 import { WebhookDeliveryFanOutRepository } from './webhook-delivery-fan-out.repository';

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { TenantEntity } from '@fincore/platform';
-import { NotificationRows } from '../../../../test/support/builders/notifications';
-import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { NotificationRows } from '@test/support/builders/notifications';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 

@@ -1,4 +1,4 @@
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { EntityManager } from 'typeorm';
 import type { ApiTokenEntity } from './api-token.entity';
 import type { ApiTokenRepository } from './api-token.repository';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { AppConfig } from '../config/config';
 import type { ActiveToken, ApiTokenRepository } from './api-token.repository';
 import { generateToken, hashToken } from './token-secret';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, RawServerDefault } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { jsonTooDeep } from './http.problems';
+import { encodingProblem } from './request-encoding';
 
 /** Deeper than any body fincore documents by far; deeper bodies are refused before parsing. */
 export const MAX_JSON_DEPTH = 32;
@@ -37,11 +38,19 @@ export function jsonNestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
   return false;
 }
 
-/** Fastify's own JSON parser (prototype poisoning refused), behind the depth check. */
+/**
+ * Fastify's own JSON parser (prototype poisoning refused), behind the encoding and depth checks.
+ * An empty body is no body: clients send the JSON content type on a DELETE or body-less POST too.
+ */
 export function useBoundedJsonParser(app: NestFastifyApplication, bodyLimit: number): void {
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
   const parse = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', { bodyLimit }, (request, body, done) => {
+    const refused = encodingProblem(request.headers, body);
+    if (refused || !body.length) {
+      done(refused ?? null, undefined);
+      return;
+    }
     if (jsonNestsDeeperThan(body, MAX_JSON_DEPTH)) {
       done(jsonTooDeep(MAX_JSON_DEPTH), undefined);
       return;

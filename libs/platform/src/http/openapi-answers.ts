@@ -70,7 +70,7 @@ function documentOperation(operation: Operation, method: string): void {
     'malformed_request',
     ...(inPath.length || inQuery.length || body ? ['validation_failed (errors[] names each field)'] : []),
     ...(inPath.length ? ['malformed_url'] : []),
-    ...(bodyRead ? ['malformed_json', 'json_too_deep'] : []),
+    ...(bodyRead ? ['malformed_json', 'json_too_deep', 'invalid_encoding (bytes that are not UTF-8)'] : []),
     ...(inQuery.some((p) => p.name === 'cursor') ? ['invalid_cursor'] : []),
     ...(tenantHeaderRequired ? ['tenant_header_required'] : []),
   ];
@@ -78,7 +78,12 @@ function documentOperation(operation: Operation, method: string): void {
   if (inPath.length) answer(operation, '414', 'uri_too_long: a path parameter is over 256 characters');
   if (bodyRead) {
     answer(operation, '413', 'payload_too_large: the body is over the size limit');
-    answer(operation, '415', 'unsupported_media_type: the body is not application/json');
+    answer(
+      operation,
+      '415',
+      'unsupported_media_type: the body is not application/json; unsupported_charset: a charset other ' +
+        'than UTF-8; unsupported_content_encoding: a Content-Encoding other than identity',
+    );
   }
   answer(operation, '401', 'unauthenticated: no, unknown or revoked token', false);
   answer(operation, '431', "headers_too_large: the request line and headers are over Node's limit");

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { IdempotencyKeyJanitor } from './idempotency-key.janitor';
 import type { IdempotencyKeyRepository } from './idempotency-key.repository';
 

@@ -1,4 +1,4 @@
-import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import type { TenantEntity } from '../auth/tenant.entity';
 import { keyDigest } from './idempotency-key';
 import { ClaimTimes, IdempotencyKeyRepository } from './idempotency-key.repository';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { newDouble } from '../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { IdempotencyKeyRecord, keyDigest, openAnswerBody, sealAnswerBody } from './idempotency-key';
 import type { IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
 import { HeldIdempotencyKey, IdempotencyKeys } from './idempotency-keys.service';

@@ -1,4 +1,4 @@
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { anAccount, principal } from '../../card-context.fixtures';
 import type { AccountChanges } from './account-changes';
 import { AccountRepository } from './account.repository';

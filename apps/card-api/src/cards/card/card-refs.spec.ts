@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { AppConfig } from '@fincore/platform';
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { AccountRef, AccountRepository } from '../accounts/account.repository';
 import { principal } from '../../card-context.fixtures';
 import { CardRefs } from './card-refs';

@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '@fincore/events';
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { AccountRepository } from '../accounts/account.repository';
 import { aCard, anAccount, aUsageGroup, principal } from '../../card-context.fixtures';
-import { aTransaction, runsIn } from '../../../../../test/support/unit-of-work-double';
+import { aTransaction, runsIn } from '@test/support/unit-of-work-double';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { CardRefs } from './card-refs';
 import { CardRepository } from './card.repository';

@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@fincore/events';
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { aCard, aUsageGroup, principal } from '../../card-context.fixtures';
-import { aTransaction, OUTBOX_ROWS, runsIn } from '../../../../../test/support/unit-of-work-double';
+import { aTransaction, OUTBOX_ROWS, runsIn } from '@test/support/unit-of-work-double';
 import { CardRepository } from '../card/card.repository';
 import type { CardEntity } from '../card/card.entity';
 import { CardSettingsChangeEntity } from '../card/card-settings-change.entity';

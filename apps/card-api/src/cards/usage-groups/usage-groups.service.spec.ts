@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@fincore/events';
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { aUsageGroup, principal } from '../../card-context.fixtures';
-import { aTransaction, runsIn } from '../../../../../test/support/unit-of-work-double';
+import { aTransaction, runsIn } from '@test/support/unit-of-work-double';
 import type { UsageGroupCards } from './usage-group-cards';
 import { UsageGroupRepository } from './usage-group.repository';
 import { UsageGroupsService } from './usage-groups.service';

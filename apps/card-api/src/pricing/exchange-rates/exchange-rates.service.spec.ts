@@ -1,4 +1,4 @@
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import { principal, TENANT_ID } from '../pricing.fixtures';
 import { PricingCache } from '../fee-quotes/pricing-cache';
 import { ExchangeRateRepository } from './exchange-rate.repository';

@@ -1,5 +1,5 @@
 import { ProblemException } from '@fincore/platform';
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { AccountRef, CardRef, CardRefs } from '../card-context';
 import {
   STANDARD_EXCHANGE_RATES,

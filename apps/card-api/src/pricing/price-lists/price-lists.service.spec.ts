@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Transaction, UnitOfWork } from '@fincore/events';
 import { ProblemException } from '@fincore/platform';
-import { newDouble } from '../../../../../test/support/doubles';
+import { newDouble } from '@test/support/doubles';
 import type { AccountRepository, CardRepository } from '../card-context';
 import type { CatalogRepository } from '../catalogs/catalog.repository';
 import { STANDARD_PRICE_LIST_RULES } from '../domain/standard-catalog';

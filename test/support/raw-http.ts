@@ -137,3 +137,13 @@ export function toCurl(baseUrl: string, request: RawRequest): string {
   if (request.body !== undefined) parts.push(`--data-binary ${bodyArgument(request.body)}`);
   return parts.join(' ');
 }
+
+/**
+ * The JSON text of `body` whose top-level field `field` is a string of exactly the bytes given,
+ * which need not be UTF-8 (what a client that sends Latin-1 or garbage puts on the wire).
+ */
+export function jsonWithRawString(body: object, field: string, bytes: Buffer): Buffer {
+  const marker = '\u0000raw\u0000';
+  const [before, after] = JSON.stringify({ ...body, [field]: marker }).split(JSON.stringify(marker));
+  return Buffer.concat([Buffer.from(`${before}"`), bytes, Buffer.from(`"${after}`)]);
+}

@@ -118,7 +118,7 @@ export function settingsChanges(cards: string[]): () => { path: string; body: st
 }
 
 /** A mix of quotes over the standard tariff: percentage with caps and FX, tiers, fixed, several fee lines. */
-export const QUOTE_MIX = [
+export const FEE_QUOTE_MIX = [
   {
     transactionTypeCode: 'ATM_WITHDRAWAL',
     transactionAmount: { amount: 100, currencyCode: 'EUR' },
@@ -146,7 +146,7 @@ export function feeQuotes(cards: string[]): () => { path: string; body: string }
   let i = 0;
   return () => {
     const n = i++;
-    const q = QUOTE_MIX[n % QUOTE_MIX.length];
+    const q = FEE_QUOTE_MIX[n % FEE_QUOTE_MIX.length];
     const body = {
       postingDate: '2026-03-15',
       ...q,
@@ -158,13 +158,13 @@ export function feeQuotes(cards: string[]): () => { path: string; body: string }
 }
 
 /** Sends each quote of the mix once: both systems must answer 200 with the same total, or the comparison is void. */
-export async function sameQuotes(
+export async function sameFeeQuotes(
   fincoreUrl: string,
   baselineUrl: string,
   token: string,
   cardId: string,
 ): Promise<string | null> {
-  for (const q of QUOTE_MIX) {
+  for (const q of FEE_QUOTE_MIX) {
     const body = { postingDate: '2026-03-15', ...q, accountId: BENCH_ACCOUNT, cardId };
     const a = await api(
       fincoreUrl,
