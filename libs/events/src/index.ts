@@ -1,5 +1,6 @@
 export * from './batches';
 export * from './catalog';
+export * from './committed-events';
 export * from './envelope';
 export * from './queues';
 export * from './outbox';
