@@ -3,6 +3,9 @@ import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
 import './common/notification-api.messages';
+import { EventWakeups } from './events/event-wakeups';
+import { EventsController } from './events/events.controller';
+import { EventsService } from './events/events.service';
 import { NotificationConfigController } from './notification-configs/notification-config.controller';
 import { NotificationConfigService } from './notification-configs/notification-config.service';
 import { DeliveryQueue } from './webhook-deliveries/delivery-queue';
@@ -13,12 +16,19 @@ import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.s
 
 @Module({
   imports: [EventsModule.forRoot({ relay: true }), NotificationsDataModule, WebhookDeliveryQueueModule],
-  controllers: [NotificationConfigController, WebhookEndpointsController, WebhookDeliveriesController],
+  controllers: [
+    NotificationConfigController,
+    WebhookEndpointsController,
+    WebhookDeliveriesController,
+    EventsController,
+  ],
   providers: [
     NotificationConfigService,
     WebhookEndpointsService,
     WebhookDeliveriesService,
     DeliveryQueue,
+    EventsService,
+    EventWakeups,
     secretBoxProvider('notification-api'),
   ],
 })

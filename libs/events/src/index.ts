@@ -11,4 +11,5 @@ export * from './outbox-relay';
 export * from './priority';
 export * from './subject';
 export * from './unit-of-work';
+export * from './webhook-envelope';
 export * from './events.module';
