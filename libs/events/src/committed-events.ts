@@ -1,4 +1,4 @@
-import type { StoredEvent } from './envelope';
+import { OutboxRow, StoredEvent, storedEventFromRow } from './envelope';
 
 /**
  * Where an event stands in commit order: its commit-order key (the writing transaction's id, raised
@@ -27,13 +27,7 @@ export interface CommittedRangeQuery {
   limit: number;
 }
 
-export interface CommittedEventRow {
-  id: string;
-  type: string;
-  tenant_code: string;
-  occurred_at: Date;
-  correlation_id: string | null;
-  data: Record<string, unknown>;
+export interface CommittedEventRow extends OutboxRow {
   commit_order: string;
   position: string;
   created_at: Date;
@@ -60,14 +54,7 @@ export function committedRangeParams(q: CommittedRangeQuery): unknown[] {
 }
 
 export const toCommittedEvent = (r: CommittedEventRow): CommittedEvent => ({
-  event: {
-    id: r.id,
-    type: r.type,
-    tenantCode: r.tenant_code,
-    occurredAt: r.occurred_at,
-    correlationId: r.correlation_id,
-    data: r.data,
-  },
+  event: storedEventFromRow(r),
   at: { key: r.commit_order, position: r.position },
   createdAt: r.created_at,
 });
