@@ -42,4 +42,29 @@ export default tseslint.config(
     },
   },
   ...ownIndex,
+  {
+    // A problem's status belongs to its code's catalog entry: code raises it through a factory.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['libs/platform/src/errors/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='ProblemException']",
+          message:
+            "Raise a problem through its context's factory (defineProblems), which holds the code's status.",
+        },
+      ],
+    },
+  },
+  {
+    // A library's index names each export, so nothing inside it becomes public by being added.
+    files: ['libs/*/src/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'Name the exports of a library index.' },
+      ],
+    },
+  },
 );

@@ -35,6 +35,7 @@ const START_TOKEN_NAME = 'demo (npm start)';
 /** The launcher's own files (demo token, logs); git-ignored. */
 const STATE_DIR = process.env.FINCORE_STATE_DIR ?? join(__dirname, '..', '..', '.fincore');
 const DEMO_TOKEN_FILE = join(STATE_DIR, 'demo-token');
+const BULL_BOARD_PASSWORD_FILE = join(STATE_DIR, 'bull-board-password');
 const LOG_DIR = join(STATE_DIR, 'logs');
 const shown = (path: string) =>
   relative(process.cwd(), path).startsWith('..') ? path : relative(process.cwd(), path);
@@ -45,18 +46,38 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
+/** A value kept in the state directory, '' when there is none. */
+function kept(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Saves `value` in the state directory, readable by its owner only. */
+function keep(file: string, value: string): void {
+  mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+/** The Bull Board password stays the same across starts, like the demo token: a saved login keeps working. */
+function bullBoardPassword(): string {
+  const saved = kept(BULL_BOARD_PASSWORD_FILE);
+  if (saved) return saved;
+  const password = randomBytes(9).toString('base64url');
+  keep(BULL_BOARD_PASSWORD_FILE, password);
+  return password;
+}
+
 /**
  * The demo token stays the same across starts, so a shell's TOKEN keeps working: the saved one is
  * reused while it is valid. Otherwise (first start, another database, revoked) the start tokens
  * nobody can print any more are revoked and a new one is saved, readable by its owner only.
  */
 async function demoToken(admin: TokenAdmin): Promise<string> {
-  let saved = '';
-  try {
-    saved = readFileSync(DEMO_TOKEN_FILE, 'utf8').trim();
-  } catch {
-    // no saved token yet
-  }
+  const saved = kept(DEMO_TOKEN_FILE);
   if ((await admin.findActiveToken(saved))?.tenantCode === DEMO_TENANT_CODE) return saved;
   for (const t of await admin.listTokens(DEMO_TENANT_CODE)) {
     if (t.name === START_TOKEN_NAME && !t.revokedAt) await admin.revokeToken(t.id);
@@ -65,9 +86,7 @@ async function demoToken(admin: TokenAdmin): Promise<string> {
     name: START_TOKEN_NAME,
     scopes: [...ALL_SCOPES],
   });
-  mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
-  writeFileSync(DEMO_TOKEN_FILE, `${token}\n`, { mode: 0o600 });
-  chmodSync(DEMO_TOKEN_FILE, 0o600);
+  keep(DEMO_TOKEN_FILE, token);
   return token;
 }
 
@@ -127,7 +146,7 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
-    BULL_BOARD_PASSWORD: process.env.BULL_BOARD_PASSWORD ?? randomBytes(9).toString('base64url'),
+    BULL_BOARD_PASSWORD: process.env.BULL_BOARD_PASSWORD ?? bullBoardPassword(),
   };
   // Own process groups: a terminal's Ctrl-C reaches the launcher only, which passes it on once.
   // The channel tells an app that the launcher is gone, should it die without passing anything on.

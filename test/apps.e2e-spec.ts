@@ -1,8 +1,10 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../apps/notifier/src/app.definition';
+import { OwnedPostgres, OwnedRedis } from './support/owned';
 import type { RunningApp } from './support/stack';
 import { TestStack } from './support/stack';
 
@@ -51,12 +53,52 @@ describe.each([
     }
     expect((await sut.api.get('/health/ready')).status).toBe(200);
   });
+});
 
-  it('commits waiting for the WAL flush: an acknowledged change survives a crash', async () => {
+/**
+ * A commit the app's own pool saw acknowledged, then PostgreSQL killed at once (no shutdown
+ * checkpoint; what is only in its WAL buffers is gone) and started again. Its WAL writer sleeps
+ * 10 s between rounds, so a commit that had not waited for the flush would be lost.
+ */
+describe('an acknowledged change and a crash of PostgreSQL', () => {
+  let postgres: OwnedPostgres, redis: OwnedRedis, stack: TestStack;
+  beforeAll(async () => {
+    postgres = await OwnedPostgres.start({ wal_writer_delay: '10s' });
+    redis = await OwnedRedis.start();
+    stack = await TestStack.onOwnedServices(postgres, redis);
+    await (await stack.db()).query('CREATE TABLE public.crash_probe (app text NOT NULL)');
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+    await postgres?.close();
+    await redis?.close();
+  });
+
+  it.each([
+    ['credentials-api', CredentialsApiApp],
+    ['card-api', CardApiApp],
+    ['notification-api', NotificationApiApp],
+  ])('%s commits waiting for the WAL flush: what it acknowledged survives', async (name, definition) => {
     const sut = await stack.startApp(definition);
     expect(await synchronousCommitOf(sut)).toBe('on');
+    await sut.app.get(DataSource).query('INSERT INTO public.crash_probe (app) VALUES ($1)', [name]);
+    await postgres.stop('immediate');
+    await postgres.restart();
+    await sut.close();
+    expect(await probesAfterCrash(postgres, stack)).toContain(name);
   });
 });
+
+/** What the crash probe table holds, read on a fresh connection to the restarted server. */
+async function probesAfterCrash(postgres: OwnedPostgres, stack: TestStack): Promise<string[]> {
+  const client = new Client({ connectionString: postgres.url(stack.databaseName) });
+  await client.connect();
+  try {
+    return (await client.query<{ app: string }>('SELECT app FROM public.crash_probe')).rows.map((r) => r.app);
+  } finally {
+    await client.end();
+  }
+}
 
 describe('notifier', () => {
   let stack: TestStack;
@@ -74,7 +116,9 @@ describe('notifier', () => {
     expect((await sut.api.get('/health/ready')).status).toBe(200);
   });
 
-  it('commits without waiting for the WAL flush: what it writes is redone after a crash', async () => {
+  // That its work is redone after a crash is the PostgreSQL crash scenario of
+  // test/faults/postgres-outage.faults-spec.ts.
+  it('commits without waiting for the WAL flush (synchronous_commit off)', async () => {
     const sut = await stack.startApp(NotifierApp);
     expect(await synchronousCommitOf(sut)).toBe('off');
   });

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { QueueName, queuePrefix } from '@fincore/events';
 import {
   getDelivery,
   getWebhookEndpoint,
@@ -150,11 +151,16 @@ describe('notifier: fan-out, signed webhook delivery and retries', () => {
     await receiver.stop();
     const event = await commitPersonUpdated(db, f.tenant.code);
     // The delivery exists and has failed at least once while the receiver is down…
-    await eventually(async () => (await listDeliveries(api.api, f.token))[0]?.attemptCount >= 1);
-    // …then Redis forgets everything (the local Redis keeps nothing on disk).
+    const delivery = await eventually(async () => {
+      const [d] = await listDeliveries(api.api, f.token);
+      return d?.attemptCount >= 1 && d;
+    });
+    // …then Redis forgets everything (the local Redis keeps nothing on disk), the delivery's job included.
     const redis = stack.redis();
-    const keys = await redis.keys(`{${stack.config.QUEUE_PREFIX}}:*`);
-    if (keys.length) await redis.del(...keys);
+    const prefix = queuePrefix(stack.config.QUEUE_PREFIX);
+    const keys = await redis.keys(`${prefix}:*`);
+    expect(keys).toContain(`${prefix}:${QueueName.WebhookDeliveries}:${delivery.id}`);
+    await redis.del(...keys);
     await receiver.listen();
     const [webhook] = await receiver.waitFor(1, { timeoutMs: 20_000 });
     expect(webhook.json.id).toBe(event.id);

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ChangeStream } from './faults/support/change-stream';
+import { ChangeStream, personRenames } from './faults/support/change-stream';
 import { FAULT_SETTINGS } from './faults/support/fault-world';
-import { DeliveryLedger } from './faults/support/ledger';
+import { committedEvents, DeliveryLedger } from './faults/support/ledger';
 import { createPerson } from './support/builders/persons';
 import { webhookTenant, WebhookTenant } from './support/builders/webhooks';
 import { ApiClient, eventually } from './support/http';
@@ -118,10 +118,10 @@ describe('Redis Cluster', () => {
   });
 
   it('delivers every acknowledged change when the master of the queues dies and its replica takes over', async () => {
-    const persons = [];
+    const persons: string[] = [];
     for (let i = 0; i < 4; i++)
       persons.push((await createPerson(credentials, tenant.token, {}, 'cluster')).personId);
-    const stream = new ChangeStream(credentials, tenant.token, persons, 100).start();
+    const stream = new ChangeStream(() => credentials, tenant, persons, 100, personRenames).start();
     try {
       await eventually(() => stream.acknowledged.size >= 40, {
         timeoutMs: 20_000,
@@ -137,12 +137,16 @@ describe('Redis Cluster', () => {
       await stream.stop();
     }
 
-    const ledger = new DeliveryLedger(receiver, [
-      { path: `/${tenant.tenant.code}`, secret: tenant.endpoint.secret },
-    ]);
-    await ledger.waitForAll(stream.acknowledged, 30_000);
+    const ledger = new DeliveryLedger(
+      receiver,
+      [{ path: `/${tenant.tenant.code}`, secret: tenant.endpoint.secret }],
+      personRenames,
+    );
+    const commits = () => committedEvents(stack.env.DATABASE_URL, personRenames, persons);
+    await ledger.waitForAll(commits, stream.acknowledged, 30_000);
     const { figures, missing } = ledger.figures(
       'Redis Cluster master killed',
+      await commits(),
       stream.acknowledged,
       stream.statuses,
       0,

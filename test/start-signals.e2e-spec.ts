@@ -10,9 +10,10 @@ const drainsOn = (log: string, signal: string) =>
 
 /**
  * Stopping `npm start` as users do: Ctrl-C in a terminal (SIGINT to the whole process group) and
- * SIGTERM to the launcher. Every app drains once and exits 0; the demo token survives a restart.
+ * SIGTERM to the launcher. Every app drains once and exits 0; the demo token and the Bull Board
+ * password survive a restart.
  */
-describe('npm start stops cleanly and keeps its demo token', () => {
+describe('npm start stops cleanly and keeps its demo token and Bull Board password', () => {
   let stack: TestStack;
   const state = stateDir();
   beforeAll(async () => {
@@ -22,8 +23,14 @@ describe('npm start stops cleanly and keeps its demo token', () => {
     await stack.close();
     state.remove();
   });
-  const env = () => ({ ...stack.env, LOG_LEVEL: 'info' });
+  // No Bull Board password given: the launcher makes one up and keeps it.
+  const env = () => {
+    const { BULL_BOARD_PASSWORD: _given, ...rest } = stack.env;
+    return { ...rest, LOG_LEVEL: 'info' };
+  };
+  const bullBoardPasswordIn = (output: string) => output.match(/\(user admin, password (\S+)\)/)?.[1] ?? '';
   let firstToken = '';
+  let firstPassword = '';
 
   it('prints its banner without app logs, then drains every app once on Ctrl-C and exits 0', async () => {
     const run = await launch(env(), { state: state.path, viaNpm: true });
@@ -44,9 +51,12 @@ describe('npm start stops cleanly and keeps its demo token', () => {
     firstToken = run.output().match(/export TOKEN=(fct_[A-Za-z0-9_-]{43})/)?.[1] ?? '';
     expect(firstToken).not.toBe('');
     expect(statSync(join(state.path, 'demo-token')).mode & 0o777).toBe(0o600);
+    firstPassword = bullBoardPasswordIn(run.output());
+    expect(firstPassword).not.toBe('');
+    expect(statSync(join(state.path, 'bull-board-password')).mode & 0o777).toBe(0o600);
   }, 90_000);
 
-  it('starts again with the same demo token, which still authenticates, and exits 0 on SIGTERM', async () => {
+  it('starts again with the same demo token and Bull Board password, which still work, and exits 0 on SIGTERM', async () => {
     const run = await launch(env(), { state: state.path });
     try {
       await run.ready();
@@ -56,6 +66,11 @@ describe('npm start stops cleanly and keeps its demo token', () => {
         { headers: { 'x-auth-token': firstToken } },
       );
       expect(person.status).toBe(200);
+      expect(bullBoardPasswordIn(run.output())).toBe(firstPassword);
+      const board = await fetch(`http://127.0.0.1:${run.ports.NOTIFIER_PORT}/admin/queues`, {
+        headers: { authorization: `Basic ${Buffer.from(`admin:${firstPassword}`).toString('base64')}` },
+      });
+      expect(board.status).toBe(200);
     } finally {
       run.process.kill('SIGTERM');
     }

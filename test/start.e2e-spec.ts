@@ -1,10 +1,23 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
+import { loadConfig } from '@fincore/platform';
 import { eventually } from './support/http';
 import { stateDir } from './support/launcher';
 import { freePort, TestStack } from './support/stack';
 
-const dist = (...parts: string[]) => join(__dirname, '..', 'dist', ...parts);
+const root = join(__dirname, '..');
+const dist = (...parts: string[]) => join(root, 'dist', ...parts);
+
+/** A port something else listens on, as another stack's app would. */
+async function takenPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
+  return { port, server };
+}
 
 /** `npm start` as a user runs it (the built launcher), and the start-up failures users can hit. */
 describe('npm start launcher', () => {
@@ -87,5 +100,83 @@ describe('npm start launcher', () => {
     expect(postgresDown.stderr).toMatch(
       /^\[notifier\] PostgreSQL is unreachable at 127\.0\.0\.1:1\/fincore \(DATABASE_URL\)/,
     );
+  });
+
+  it('npm start refuses before building while one of its ports is taken, and says which', async () => {
+    const taken = await takenPort();
+    const build = statSync(dist('scripts', 'start.js'));
+    try {
+      const refused = spawnSync('npm', ['start'], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          ...stack.env,
+          FINCORE_STATE_DIR: state.path,
+          CREDENTIALS_API_PORT: String(await freePort()),
+          CARD_API_PORT: String(taken.port),
+          NOTIFICATION_API_PORT: String(await freePort()),
+          NOTIFIER_PORT: String(await freePort()),
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain(
+        `fincore: cannot listen on 127.0.0.1, port ${taken.port} (CARD_API_PORT): EADDRINUSE; is fincore already running?`,
+      );
+      expect(refused.stdout).not.toContain('fincore is running');
+    } finally {
+      taken.server.close();
+    }
+    // Not rebuilt: the build removes dist/ first, so the file would be a new one.
+    const after = statSync(dist('scripts', 'start.js'));
+    expect([after.ino, after.mtimeMs]).toEqual([build.ino, build.mtimeMs]);
+  }, 90_000);
+
+  it('checks the ports and host the configuration defaults to', () => {
+    const listed = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(join(root, 'scripts', 'ports-free.mjs'))});` +
+          'process.stdout.write(JSON.stringify({ ...m.PORTS, HOST: m.DEFAULT_HOST }));',
+      ],
+      { encoding: 'utf8' },
+    );
+    const defaults = loadConfig({});
+    expect(JSON.parse(listed.stdout)).toEqual({
+      CREDENTIALS_API_PORT: defaults.CREDENTIALS_API_PORT,
+      CARD_API_PORT: defaults.CARD_API_PORT,
+      NOTIFICATION_API_PORT: defaults.NOTIFICATION_API_PORT,
+      NOTIFIER_PORT: defaults.NOTIFIER_PORT,
+      HOST: defaults.HOST,
+    });
+  });
+
+  it.each([
+    ['notification-api', 'WEBHOOK_SECRET_KEY'],
+    ['notifier', 'WEBHOOK_SECRET_KEY'],
+    ['notifier', 'BULL_BOARD_PASSWORD'],
+  ])('%s refuses to start in production without %s, saying why, without a stack trace', (app, missing) => {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      ...stack.env,
+      NODE_ENV: 'production',
+    };
+    delete env[missing];
+    const refused = spawnSync(process.execPath, [dist('apps', app, 'src', 'main.js')], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+      status: 1,
+      stderr: expect.stringMatching(
+        new RegExp(`^\\[${app}\\] cannot start: ${missing} is required in production`),
+      ),
+    });
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
   });
 });

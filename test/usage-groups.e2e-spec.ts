@@ -203,6 +203,7 @@ describe('card-api: usage groups and the settings of their cards', () => {
               acme,
               cards[i % 2],
               settingsBody(`01${i % 4 ? '+' : '-'} 30+`),
+              { 'x-request-id': `${group}-change-${i}` },
             ),
       ),
     );
@@ -230,11 +231,25 @@ describe('card-api: usage groups and the settings of their cards', () => {
         if (entry.cause === 'SETTINGS_CHANGE') expect(requested).toContainEqual(entry.current);
         else expect([['01'], ['01', '30']]).toContainEqual(codesOf(entry.current));
       }
-      // Each settings change answered 200 is in the card's history, unless it repeated the settings in force.
-      const applied = answers.filter((a, i) => i % 3 !== 0 && i % 2 === c && a.status === 200).length;
-      expect(
-        history.filter((h: { cause: string }) => h.cause === 'SETTINGS_CHANGE').length,
-      ).toBeLessThanOrEqual(applied);
+      // Each settings change answered 200 is in the card's history, as requested, unless it repeated
+      // the settings in force; and every change the history holds was one of them.
+      const answered = new Map(
+        answers.flatMap((a, i) =>
+          i % 3 !== 0 && i % 2 === c && a.status === 200
+            ? [[`${group}-change-${i}`, settingsBody(`01${i % 4 ? '+' : '-'} 30+`)] as const]
+            : [],
+        ),
+      );
+      const recorded = history.filter((h: { cause: string }) => h.cause === 'SETTINGS_CHANGE');
+      expect(new Set(recorded.map((h: { requestId: string }) => h.requestId)).size).toBe(recorded.length);
+      for (const entry of recorded) expect(entry.current).toEqual(answered.get(entry.requestId));
+      const inForceAtSomePoint = [
+        settingsBody('01+ 30+'),
+        ...history.map((h: { current: unknown }) => h.current),
+      ];
+      const recordedIds = recorded.map((h: { requestId: string }) => h.requestId);
+      const repeats = [...answered].filter(([id]) => !recordedIds.includes(id));
+      for (const [, requested] of repeats) expect(inForceAtSomePoint).toContainEqual(requested);
     }
   });
 });

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import type { DomainEventJob } from '@fincore/events';
 import { eventually } from '../support/http';
+import { expectLedger } from './support/expect-ledger';
 import { FaultWorld } from './support/fault-world';
 
 /**
@@ -33,22 +34,28 @@ describe('faults: fan-out jobs driven to failed', () => {
       what: `${backlog} fan-out jobs waiting in the paused queue`,
     });
 
-    await world.postgres.stop();
-    try {
-      await queue.resume();
-      await eventually(async () => (await queue.getFailedCount()) >= backlog, {
-        timeoutMs: 60_000,
-        intervalMs: 250,
-        what: `${backlog} fan-out jobs in the failed set`,
-      });
-    } finally {
-      await world.postgres.restart();
-    }
+    const failed = await world.fault('PostgreSQL stopped', 'all', async () => {
+      await world.postgres.stop();
+      try {
+        await queue.resume();
+        return await eventually(
+          async () => {
+            const n = await queue.getFailedCount();
+            return n >= backlog ? n : undefined;
+          },
+          { timeoutMs: 60_000, intervalMs: 250, what: `${backlog} fan-out jobs in the failed set` },
+        );
+      } finally {
+        await world.postgres.restart();
+      }
+    });
 
-    const { figures, missing } = await world.settle('6 fan-out jobs driven to failed', stream);
-    expect(figures.acknowledged).toBeGreaterThan(50);
-    expect(figures.unverified).toBe(0);
-    expect(missing).toEqual([]);
+    const settled = await world.settle('6 fan-out jobs driven to failed', stream);
+    expectLedger(settled, stream, {
+      statuses: [200],
+      evidence: { 'fan-out jobs failed': failed },
+      atLeast: 50,
+    });
     expect(await queue.getFailedCount()).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { answered, expectLedger } from './support/expect-ledger';
 import { FaultWorld } from './support/fault-world';
 
 /**
@@ -12,14 +13,16 @@ const scenarios: Array<[string, string, (world: FaultWorld) => Promise<void>]> =
     'restarted, then frozen',
     '4 PostgreSQL restarted, then frozen 4 s',
     async (world) => {
-      await world.postgres.restart();
+      await world.fault('PostgreSQL restarted', 'all', () => world.postgres.restart());
       await sleep(4000);
-      await world.postgres.freeze();
-      try {
-        await sleep(4000);
-      } finally {
-        world.postgres.thaw();
-      }
+      await world.fault('PostgreSQL frozen', 'all', async () => {
+        await world.postgres.freeze();
+        try {
+          await sleep(4000);
+        } finally {
+          world.postgres.thaw();
+        }
+      });
     },
   ],
   [
@@ -29,9 +32,11 @@ const scenarios: Array<[string, string, (world: FaultWorld) => Promise<void>]> =
     'crashed, then recovered',
     '9 PostgreSQL crashed, recovered 2 s later',
     async (world) => {
-      await world.postgres.stop('immediate');
-      await sleep(2000);
-      await world.postgres.restart();
+      await world.fault('PostgreSQL crashed', 'all', async () => {
+        await world.postgres.stop('immediate');
+        await sleep(2000);
+        await world.postgres.restart();
+      });
     },
   ],
 ];
@@ -53,13 +58,11 @@ describe.each(scenarios)('faults: PostgreSQL %s', (_name, scenario, fault) => {
     await sleep(4000);
     await stream.stop();
 
-    const { figures, missing } = await world.settle(scenario, stream);
-    expect(figures.acknowledged).toBeGreaterThan(100);
-    expect({ statuses: stream.unexpectedStatuses(), answers: stream.unexpected }).toEqual({
-      statuses: {},
-      answers: [],
+    const settled = await world.settle(scenario, stream);
+    expect(stream.unexpected).toEqual([]);
+    expectLedger(settled, stream, {
+      statuses: [200, 503],
+      evidence: { '503 answers': answered(stream, 503) },
     });
-    expect(figures.unverified).toBe(0);
-    expect(missing).toEqual([]);
   });
 });

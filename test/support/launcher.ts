@@ -89,8 +89,8 @@ function npmPackageWithoutBuild(state: string): string {
     scripts: Record<string, string>;
   };
   const build = 'npm run build --silent && ';
-  if (!scripts.start.startsWith(build)) throw new Error(`unexpected start script: ${scripts.start}`);
-  const start = `true && ${scripts.start.slice(build.length).replace('dist/', `${root}/dist/`)}`;
+  if (!scripts.start.includes(build)) throw new Error(`unexpected start script: ${scripts.start}`);
+  const start = scripts.start.replace(build, '').replace(/(^|\s)(scripts|dist)\//g, `$1${root}/$2/`);
   const dir = join(state, 'npm-package');
   mkdirSync(dir, { recursive: true });
   writeFileSync(

@@ -124,7 +124,7 @@ export function expectSuccessOrDependencyUnavailable(answers: Answer[], limitMs:
 }
 
 /** How the answers split by status, for a readable failure and a check that the outage was felt. */
-function statusCounts(answers: Answer[]): Record<string, number> {
+export function statusCounts(answers: Answer[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const a of answers) counts[`${a.stream} ${a.status}`] = (counts[`${a.stream} ${a.status}`] ?? 0) + 1;
   return counts;
@@ -238,7 +238,7 @@ export async function throughFault(
   what: string,
   limitMs: number,
   fault: (traffic: Traffic) => Promise<void>,
-): Promise<void> {
+): Promise<Answer[]> {
   const traffic = Traffic.start(streams);
   try {
     await traffic.flowing(`requests to succeed before the ${what}`);
@@ -248,6 +248,7 @@ export async function throughFault(
     await traffic.stop();
   }
   expectSuccessOrDependencyUnavailable(traffic.answers, limitMs);
+  return traffic.answers;
 }
 
 type Dependency = 'postgres' | 'redis';

@@ -28,6 +28,22 @@ export function busiestWindow(
 }
 
 /**
+ * How far arrivals run ahead of one per `intervalMs`: the most, over every pair of arrivals, by
+ * which they are closer together than their number of intervals. Jitter moves single arrivals and
+ * does not add up; a pace faster than the interval adds up over a run.
+ */
+export function aheadOfPace(webhooks: readonly ReceivedWebhook[], intervalMs: number): number {
+  const times = webhooks.map((w) => w.receivedAt.getTime()).sort((a, b) => a - b);
+  let ahead = 0;
+  for (let i = 0; i < times.length; i++) {
+    for (let j = i + 1; j < times.length; j++) {
+      ahead = Math.max(ahead, (j - i) * intervalMs - (times[j] - times[i]));
+    }
+  }
+  return ahead;
+}
+
+/**
  * Arrivals that came while a receiver's 429/503 with Retry-After held the endpoint back: from each
  * such answer (as the receiver gave it) for its Retry-After seconds. An arrival within `inFlightMs`
  * of the answer counts as in flight (sent before the notifier could read the answer and pause the

@@ -77,6 +77,8 @@ export interface SpawnedApp {
   process: ChildProcess;
   url: string;
   output: () => string;
+  /** What it wrote to stdout and to stderr, each on its own. */
+  written: () => { stdout: string; stderr: string };
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -183,12 +185,17 @@ export class TestStack {
     }[name];
     const entry = join(__dirname, '..', '..', 'dist', 'apps', name, 'src', 'main.js');
     let output = '';
+    const written = { stdout: '', stderr: '' };
     const child = spawn(process.execPath, [entry], {
       env: { PATH: process.env.PATH ?? '', ...this.env, [portVariable]: String(port), ...overrides },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream]!.on('data', (d: Buffer) => {
+        output += d.toString();
+        written[stream] += d.toString();
+      });
+    }
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const url = `http://127.0.0.1:${port}`;
     const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
@@ -205,7 +212,7 @@ export class TestStack {
       },
       { timeoutMs: 30_000, intervalMs: 200, what: `${name} to be ready` },
     );
-    return { process: child, url, output: () => output, stop };
+    return { process: child, url, output: () => output, written: () => ({ ...written }), stop };
   }
 
   /** A DataSource on this stack's database, for setting up and asserting state directly. */

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
-import './common/notification-api.messages';
 import { EventWakeups } from './events/event-wakeups';
 import { EventsController } from './events/events.controller';
 import { EventsService } from './events/events.service';

@@ -2,7 +2,11 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
+import { AttemptAdmission } from './delivery/attempt-admission';
+import { AttemptFollowUp } from './delivery/attempt-follow-up';
+import { AttemptRecorder } from './delivery/attempt-recorder';
 import { DeliveryReconciler } from './delivery/delivery-reconciler';
+import { DeliverySigner } from './delivery/delivery-signer';
 import { DeliveryService } from './delivery/delivery.service';
 import { EndpointPacer } from './delivery/endpoint-pacer';
 import { SucceededAttemptRecorder } from './delivery/succeeded-attempt-recorder';
@@ -24,6 +28,10 @@ import { RetentionJanitor } from './retention/retention-janitor';
     FanOutService,
     DomainEventProcessor,
     DeliveryService,
+    AttemptAdmission,
+    DeliverySigner,
+    AttemptRecorder,
+    AttemptFollowUp,
     EndpointPacer,
     SucceededAttemptRecorder,
     WebhookSender,

@@ -1,5 +1,9 @@
-export * from './data-source';
-export * from './database.module';
-export { ALL_MIGRATIONS } from './migrations';
-export * from './query-logger';
-export * from './prepared-statement';
+export {
+  createDataSource,
+  DATABASE_TIMEOUT_DEFAULTS,
+  describeDatabase,
+  ensureDatabase,
+  migrate,
+} from './data-source';
+export { DatabaseModule } from './database.module';
+export { queryPrepared } from './prepared-statement';

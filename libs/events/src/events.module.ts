@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, closeRedisClient, createQueueConnection } from '@fincore/platform';
 import { Cluster } from 'ioredis';
@@ -7,6 +8,7 @@ import { OutboxEventEntity } from './outbox.entity';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
+import { QueueErrorLog } from './queue-error-log';
 import { domainEventJobOptions, QueueName, queuePrefix } from './queues';
 import { UnitOfWork } from './unit-of-work';
 
@@ -47,6 +49,7 @@ export class EventsModule {
       module: EventsModule,
       global: true,
       imports: [
+        DiscoveryModule,
         QueueRootModule,
         BullModule.registerQueueAsync({
           name: QueueName.DomainEvents,
@@ -57,7 +60,13 @@ export class EventsModule {
         }),
         TypeOrmModule.forFeature([OutboxEventEntity]),
       ],
-      providers: [OutboxRepository, OutboxPublisher, UnitOfWork, ...(options.relay ? [OutboxRelay] : [])],
+      providers: [
+        OutboxRepository,
+        OutboxPublisher,
+        UnitOfWork,
+        QueueErrorLog,
+        ...(options.relay ? [OutboxRelay] : []),
+      ],
       exports: [
         OutboxRepository,
         OutboxPublisher,

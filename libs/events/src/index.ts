@@ -1,15 +1,29 @@
-export * from './batches';
-export * from './catalog';
-export * from './committed-events';
-export * from './envelope';
-export * from './queues';
-export * from './outbox';
-export * from './outbox.entity';
-export * from './outbox.repository';
-export * from './outbox-publisher';
-export * from './outbox-relay';
-export * from './priority';
-export * from './subject';
-export * from './unit-of-work';
-export * from './webhook-envelope';
-export * from './events.module';
+export { mapInBatches } from './batches';
+export { EVENT_CATALOG, EVENT_TYPES, eventDataJsonSchema } from './catalog';
+export type { EventData, EventType } from './catalog';
+export { toEnvelope } from './envelope';
+export type { DomainEvent, StoredEvent } from './envelope';
+export { EventsModule, QueueRootModule } from './events.module';
+export { newDomainEvents } from './outbox';
+export type { EventInput } from './outbox';
+export { OutboxEventEntity } from './outbox.entity';
+export { OutboxPublisher } from './outbox-publisher';
+export { OutboxRelay } from './outbox-relay';
+export { OutboxRepository, outboxInsertWhen, outboxRows } from './outbox.repository';
+export type { OutboxRows } from './outbox.repository';
+export { backlogPriority } from './priority';
+export {
+  finishedJobRetention,
+  jobSpanAttributes,
+  QueueName,
+  queuePrefix,
+  redisConnectionOptions,
+} from './queues';
+export type { DomainEventJob, WebhookDeliveryJob } from './queues';
+export { subjectOf } from './subject';
+export type { EventSubject } from './subject';
+export { UnitOfWork } from './unit-of-work';
+export type { ChangeAsRead, Transaction } from './unit-of-work';
+export type { CommitOrderPosition, CommittedEvent, CommittedRangeQuery } from './committed-events';
+export { webhookEnvelope } from './webhook-envelope';
+export type { WebhookEnvelope } from './webhook-envelope';

@@ -48,6 +48,18 @@ describe('OutboxRelay', () => {
       expect(publisher.publishPending).toHaveBeenCalledWith(200);
     });
 
+    it('reconciles once at start-up, then every interval', async () => {
+      jest.useFakeTimers();
+      outbox.pagePublishedUnprocessed.mockResolvedValue([]);
+      await sut.onApplicationBootstrap();
+      expect(outbox.pagePublishedUnprocessed).toHaveBeenCalledTimes(1);
+      expect(outbox.pagePublishedUnprocessed).toHaveBeenCalledWith(30, 1000, undefined);
+      await jest.advanceTimersByTimeAsync(config.RECONCILE_INTERVAL_MS - 1);
+      expect(outbox.pagePublishedUnprocessed).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(outbox.pagePublishedUnprocessed).toHaveBeenCalledTimes(2);
+    });
+
     it('listens again a second after the connection is lost', async () => {
       jest.useFakeTimers();
       await sut.onApplicationBootstrap();

@@ -58,12 +58,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationBootstrap(): Promise<void> {
     await this.listen();
     this.pollTimer = setInterval(() => this.wake(), this.config.OUTBOX_POLL_MS).unref();
-    this.reconcileTimer = setInterval(
-      () =>
-        void this.reconcile().catch((e: Error) => this.logger.warn(`Outbox reconcile failed: ${e.message}`)),
-      this.config.RECONCILE_INTERVAL_MS,
-    ).unref();
+    // A first pass at once: events a crash stranded need not wait a whole interval after a restart.
+    const reconcile = () =>
+      void this.reconcile().catch((e: Error) => this.logger.warn(`Outbox reconcile failed: ${e.message}`));
+    this.reconcileTimer = setInterval(reconcile, this.config.RECONCILE_INTERVAL_MS).unref();
     this.wake();
+    reconcile();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -246,27 +246,6 @@ export class OutboxRepository {
   }
 
   /**
-   * Deletes up to `limit` events processed before `cutoff`, skipping rows another session holds.
-   * An event a webhook delivery still refers to stays: a delivery reads its payload from here, and
-   * a finished one may be retried or replayed until delivery retention removes it. Unprocessed
-   * events never go.
-   */
-  async deleteProcessedBefore(cutoff: Date, limit: number): Promise<number> {
-    const [{ n }]: Array<{ n: number }> = await this.db.query(
-      `WITH gone AS (
-         DELETE FROM events.outbox
-          WHERE ctid IN (SELECT o.ctid FROM events.outbox o
-                          WHERE o.processed_at IS NOT NULL AND o.processed_at < $1
-                            AND NOT EXISTS (SELECT 1 FROM notifications.webhook_deliveries d WHERE d.event_id = o.id)
-                          LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [cutoff, limit],
-    );
-    return n;
-  }
-
-  /**
    * Opens a connection of its own (LISTEN needs one outside the pool) that calls `onInsert` for
    * every outbox row committed unpublished. `onLost` is called once when the connection fails later on; the
    * caller decides when to listen again. Rejects when it cannot connect.

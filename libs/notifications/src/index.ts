@@ -1,15 +1,29 @@
-export * from './channels';
-export * from './statuses';
-export * from './webhook-delivery-queue';
-export * from './notifications-data.module';
-export * from './notification-configs/notification-config.entity';
-export * from './notification-configs/notification-config.repository';
-export * from './webhook-endpoints/webhook-endpoint.entity';
-export * from './webhook-endpoints/webhook-endpoint.repository';
-export * from './webhook-endpoints/endpoint-pacing-state';
-export * from './webhook-deliveries/webhook-delivery.entity';
-export * from './webhook-deliveries/webhook-delivery-attempt.entity';
-export * from './webhook-deliveries/webhook-delivery.repository';
+export { CHANNEL_CODES, ChannelCode, IMPLEMENTED_CHANNELS, isImplementedChannel } from './channels';
+export {
+  AttemptOutcome,
+  DELIVERY_STATUSES,
+  DeliveryStatus,
+  EndpointOrdering,
+  EndpointStatus,
+} from './statuses';
+export {
+  WebhookDeliveryQueueModule,
+  addNewWebhookDeliveries,
+  enqueueWebhookDeliveries,
+} from './webhook-delivery-queue';
+export { NotificationsDataModule } from './notifications-data.module';
+export { NotificationConfigEntity } from './notification-configs/notification-config.entity';
+export { NotificationConfigRepository } from './notification-configs/notification-config.repository';
+export { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity';
+export { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint.repository';
+export { EndpointPacingState } from './webhook-endpoints/endpoint-pacing-state';
+export { receivesDeliveries } from './webhook-endpoints/receives-deliveries';
+export { WebhookDeliveryEntity } from './webhook-deliveries/webhook-delivery.entity';
+export { WebhookDeliveryAttemptEntity } from './webhook-deliveries/webhook-delivery-attempt.entity';
+export { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-delivery-fan-out.repository';
+export { WebhookDeliveryAttemptRepository } from './webhook-deliveries/webhook-delivery-attempt.repository';
+export { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
+export { WebhookDeliveryRetentionRepository } from './webhook-deliveries/webhook-delivery-retention.repository';
 export type {
   AttemptRecord,
   ChainPosition,

@@ -4,7 +4,10 @@ import { NotificationConfigEntity } from './notification-configs/notification-co
 import { NotificationConfigRepository } from './notification-configs/notification-config.repository';
 import { WebhookDeliveryAttemptEntity } from './webhook-deliveries/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-deliveries/webhook-delivery.entity';
-import { WebhookDeliveryRepository } from './webhook-deliveries/webhook-delivery.repository';
+import { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
+import { WebhookDeliveryAttemptRepository } from './webhook-deliveries/webhook-delivery-attempt.repository';
+import { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-delivery-fan-out.repository';
+import { WebhookDeliveryRetentionRepository } from './webhook-deliveries/webhook-delivery-retention.repository';
 import { EndpointPacingState } from './webhook-endpoints/endpoint-pacing-state';
 import { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint.repository';
@@ -20,7 +23,10 @@ export const NOTIFICATION_ENTITIES = [
 const repositories = [
   NotificationConfigRepository,
   WebhookEndpointRepository,
-  WebhookDeliveryRepository,
+  WebhookDeliveryFanOutRepository,
+  WebhookDeliveryAttemptRepository,
+  WebhookDeliveryAdminRepository,
+  WebhookDeliveryRetentionRepository,
   EndpointPacingState,
 ];
 

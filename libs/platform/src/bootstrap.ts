@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { Client } from 'pg';
 import { describeDatabase } from '@fincore/database';
+import packageJson from '../../../package.json';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { clientErrorHandler, frameworkErrorHandler } from './errors/http-layer';
 import { MAX_PARAM_LENGTH } from './errors/render';
@@ -40,7 +41,7 @@ export interface AppDefinition {
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const VERSION = '0.1.0';
+const VERSION = packageJson.version;
 /** Probes, polled every few seconds, are left out of the request log. */
 const QUIET_PATHS = /^\/(health|metrics)(\/|\?|$)/;
 
@@ -88,11 +89,15 @@ export async function createApp(
   })
   class RootModule {}
 
+  // A module that cannot be built rejects here and the caller says why in one line: Nest's own
+  // report of it (colours, stack trace) stays in the buffer.
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {
     bufferLogs: options.bufferLogs ?? true,
+    autoFlushLogs: false,
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   useBoundedJsonParser(app, config.HTTP_BODY_LIMIT);
 
   const metrics = app.get(MetricsService);

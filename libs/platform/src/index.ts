@@ -1,38 +1,59 @@
-export * from './config/config';
-export * from './config/config.module';
-export * from './context/request-context';
-export * from './errors/dependency-errors';
-export * from './errors/messages';
-export * from './errors/problem';
-export * from './errors/render';
-export * from './errors/http-layer';
-export * from './validation/validation';
-export * from './validation/primitives';
-export * from './validation/cursor';
-export * from './cache/bounded-map';
-export * from './cache/replicated-cache';
-export * from './auth/principal';
-export * from './auth/scopes';
-export * from './auth/decorators';
-export * from './auth/tenant.entity';
-export * from './auth/tenant.repository';
-export * from './auth/api-token.entity';
-export * from './auth/api-token.repository';
-export * from './auth/token-secret';
-export * from './auth/token-admin';
-export * from './auth/token.service';
-export * from './http/rate-limiter';
-export * from './idempotency/idempotency-key';
-export * from './idempotency/idempotency-key.repository';
-export * from './idempotency/without-idempotency-key.decorator';
-export * from './redis/redis.module';
-export * from './redis/redis-connection';
-export * from './redis/cluster-nodes';
-export * from './redis/redis-script';
-export * from './metrics/metrics';
-export * from './scheduling/periodic-task';
-export * from './platform.module';
-export * from './telemetry/trace-context';
-export * from './telemetry/tracing';
-export * from './bootstrap';
-export * from './demo-seed';
+export { ApiTokenEntity } from './auth/api-token.entity';
+export { ApiAuth, CurrentPrincipal, PROBLEM_CONTENT, RequireTenantHeader } from './auth/decorators';
+export { ALL_SCOPES, SCOPES } from './auth/scopes';
+export type { Scope } from './auth/scopes';
+export { TenantEntity } from './auth/tenant.entity';
+export { TenantRepository } from './auth/tenant.repository';
+export { TokenAdmin } from './auth/token-admin';
+export { checkDependencies, createApp, runApp } from './bootstrap';
+export type { AppDefinition } from './bootstrap';
+export { BoundedMap } from './cache/bounded-map';
+export { ReplicatedCacheProvider } from './cache/replicated-cache';
+export { APP_CONFIG, ConfigError, loadConfig } from './config/config';
+export type { AppConfig } from './config/config';
+export { ConfigModule } from './config/config.module';
+export type { Principal } from './context/principal';
+export { requestContext } from './context/request-context';
+export { DEMO_TENANT_CODE } from './demo-seed';
+export type { DemoSeed } from './demo-seed';
+export { negotiateLanguage, registerFieldMessages } from './errors/messages';
+export type { Language } from './errors/messages';
+export { ProblemException } from './errors/problem';
+export { defineProblems } from './errors/problem-catalog';
+export type { FieldError } from './errors/problem';
+export { RateLimiter } from './http/rate-limiter';
+export { keyDigest } from './idempotency/idempotency-key';
+export { WithoutIdempotencyKey } from './idempotency/without-idempotency-key.decorator';
+export { MetricsService } from './metrics/metrics';
+export { closeRedisClient, createQueueConnection, createRedisClient } from './redis/redis-connection';
+export type { RedisClient } from './redis/redis-connection';
+export { logConnectionErrors } from './redis/redis-errors';
+export { redisScript } from './redis/redis-script';
+export { REDIS, redisKey, tokenRevokedChannel } from './redis/redis.module';
+export { deleteInBatches, PeriodicTask } from './scheduling/periodic-task';
+export {
+  asTraceCarrier,
+  carrierOf,
+  deserializeTraceContext,
+  endSpan,
+  inSpan,
+  linkToCarrier,
+  serializeTraceContext,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  traceCarrier,
+  traceHeaders,
+  traceIdOf,
+} from './telemetry/trace-context';
+export type { Span, SpanOptions, TraceCarrier } from './telemetry/trace-context';
+export { CURSOR_MAX_LENGTH, cursorParam, keysetCursor } from './validation/cursor';
+export { invalidCursor, validationFailed } from './validation/validation.problems';
+export {
+  boundedInt,
+  boundedIntParam,
+  decimalString,
+  freeText,
+  instant,
+  isWellFormedText,
+} from './validation/primitives';

@@ -1,4 +1,11 @@
-export * from './signing';
-export * from './secret-box';
-export * from './url-safety';
-export * from './secret-box.provider';
+export { SecretBox } from './secret-box';
+export { secretBoxProvider } from './secret-box.provider';
+export {
+  generateSecret,
+  generateSigningKeyPair,
+  SIGNATURE_SCHEMES,
+  signWebhook,
+  verifyWebhook,
+} from './signing';
+export { hostOf, parseWebhookUrl, resolveSafely, safeLookup, UnsafeDestinationError } from './url-safety';
+export type { DestinationPolicy, HostLookup } from './url-safety';

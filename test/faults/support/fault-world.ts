@@ -4,18 +4,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { DomainEventJob, QueueName, queuePrefix, redisConnectionOptions } from '@fincore/events';
 import { createPerson } from '../../support/builders/persons';
+import { provisionCard, setUpCardTenant } from '../../support/card-settings';
 import {
   createWebhookEndpoint,
+  enableNotifications,
   WebhookEndpointInput,
   webhookTenant,
   WebhookTenant,
 } from '../../support/builders/webhooks';
-import { ApiClient, expectStatus } from '../../support/http';
+import { ApiClient, eventually, expectStatus } from '../../support/http';
 import { OwnedPostgres, OwnedRedis } from '../../support/owned';
 import { SpawnedApp, TestStack } from '../../support/stack';
 import { WebhookReceiver } from '../../support/webhook-receiver';
-import { ChangeStream } from './change-stream';
-import { DeliveryLedger, LedgerEndpoint } from './ledger';
+import { cardSettingsChanges, ChangeStream, personRenames } from './change-stream';
+import { committedEvents, DeliveryLedger, Duplicate, LedgerEndpoint } from './ledger';
 import { ARTIFACTS, recordFigures } from './summary';
 
 /**
@@ -41,6 +43,22 @@ const UNFINISHED = ['active', 'wait', 'delayed', 'prioritized', 'waiting-childre
 const LOOPS = 4;
 const INTERVAL_MS = 100;
 
+/**
+ * A fault the scenario made, from its first to its last instant (one for a kill), and how many
+ * notifiers it struck: each may have had deliveries in flight that it sends again.
+ */
+export interface Fault {
+  label: string;
+  from: number;
+  to: number;
+  notifiers: number;
+  /** For a kill: jobs active in the queues just before it (the killed notifier's stall). */
+  activeJobs?: number;
+}
+
+/** Log lines of a job Redis lost under a worker, or one a reconciler gave back. */
+export const LOST_JOBS = /Missing (key|lock) for job|Re-created \d+ webhook|Re-enqueued \d+ unprocessed/;
+
 /** How an endpoint of the world's tenant is registered, its URL aside. */
 export type EndpointSettings = Omit<WebhookEndpointInput, 'url'>;
 
@@ -54,7 +72,10 @@ export class FaultWorld {
   readonly notifiers: SpawnedApp[] = [];
   /** Every process the world started, killed ones too, for their logs. */
   private readonly apps: Array<{ name: string; app: SpawnedApp }> = [];
-  persons: string[] = [];
+  /** The subjects the stream changes: persons, or cards when the world drives card settings. */
+  subjects: string[] = [];
+  readonly faults: Fault[] = [];
+  private readonly startedAt = Date.now();
   /** The tenant's endpoints at the receiver, the one it was made with first, as the ledger checks them. */
   readonly endpoints: LedgerEndpoint[] = [];
 
@@ -63,9 +84,10 @@ export class FaultWorld {
     readonly redis: OwnedRedis,
     readonly stack: TestStack,
     readonly receiver: WebhookReceiver,
-    readonly credentials: ApiClient,
+    public credentials: ApiClient,
     readonly notifications: ApiClient,
     readonly tenant: WebhookTenant,
+    private readonly cardApi?: ApiClient,
   ) {}
 
   static async start(
@@ -74,6 +96,8 @@ export class FaultWorld {
       notifiers?: number;
       /** How the tenant's endpoint is registered (ordering, rate limit, signature schemes); defaults otherwise. */
       endpoint?: EndpointSettings;
+      /** Card settings changes through card-api instead of person renames. */
+      cards?: boolean;
     } = {},
   ): Promise<FaultWorld> {
     const postgres = await OwnedPostgres.start();
@@ -89,6 +113,7 @@ export class FaultWorld {
       // One at a time: booting several apps at once on a busy machine outlasts their readiness wait.
       const credentials = await stack.spawnApp('credentials-api');
       const notifications = await stack.spawnApp('notification-api');
+      const cards = options.cards ? await stack.spawnApp('card-api') : undefined;
       const notificationsApi = new ApiClient(notifications.url);
       const tenant = await webhookTenant(stack, notificationsApi, receiver.url, {
         endpoint: options.endpoint,
@@ -101,6 +126,7 @@ export class FaultWorld {
         new ApiClient(credentials.url),
         notificationsApi,
         tenant,
+        cards && new ApiClient(cards.url),
       );
       world.endpoints.push(
         await world.subscriber(`/${tenant.tenant.code}`, tenant.endpoint, options.endpoint),
@@ -108,14 +134,26 @@ export class FaultWorld {
       world.apps.push(
         { name: 'credentials-api', app: credentials },
         { name: 'notification-api', app: notifications },
+        ...(cards ? [{ name: 'card-api', app: cards }] : []),
       );
       for (let i = 0; i < (options.notifiers ?? 1); i++) await world.startNotifier();
-      for (let i = 0; i < LOOPS; i++)
-        world.persons.push((await createPerson(world.credentials, tenant.token, {}, 'fault')).personId);
+      await world.makeSubjects();
       return world;
     } catch (error) {
       await closeAll(postgres, redis, stack, receiver);
       throw error;
+    }
+  }
+
+  private async makeSubjects(): Promise<void> {
+    const { token } = this.tenant;
+    if (this.cardApi) {
+      await enableNotifications(this.notifications, token, 'CARD_SETTINGS_CHANGED');
+      await setUpCardTenant(this.cardApi, token);
+      for (let i = 0; i < LOOPS; i++) this.subjects.push(await provisionCard(this.cardApi, token));
+    } else {
+      for (let i = 0; i < LOOPS; i++)
+        this.subjects.push((await createPerson(this.credentials, token, {}, 'fault')).personId);
     }
   }
 
@@ -159,14 +197,49 @@ export class FaultWorld {
   async startNotifier(): Promise<SpawnedApp> {
     const notifier = await this.stack.spawnApp('notifier');
     this.notifiers.push(notifier);
-    this.apps.push({ name: `notifier-${this.apps.length - 2}`, app: notifier }); // the two APIs come first
+    const started = this.apps.filter((a) => a.name.startsWith('notifier')).length;
+    this.apps.push({ name: `notifier-${started + 1}`, app: notifier });
     return notifier;
   }
 
   /** SIGKILLs the notifier (the first by default): in-flight jobs are left to BullMQ and the reconcilers. */
   async killNotifier(notifier = this.notifiers[0]): Promise<void> {
-    await notifier.stop('SIGKILL');
+    const queues = [this.queue(QueueName.DomainEvents), this.queue(QueueName.WebhookDeliveries)];
+    const active = await Promise.all(queues.map((q) => q.getActiveCount())).finally(() =>
+      Promise.all(queues.map((q) => q.close())),
+    );
+    await this.fault('notifier SIGKILLed', 1, () => notifier.stop('SIGKILL'));
+    this.faults[this.faults.length - 1].activeJobs = active[0] + active[1];
     this.notifiers.splice(this.notifiers.indexOf(notifier), 1);
+  }
+
+  /**
+   * Runs `make` as a fault striking `notifiers` notifiers (all of them by default: PostgreSQL or
+   * Redis going away cuts every notifier's work short), and records when it struck.
+   */
+  async fault<T>(label: string, notifiers: number | 'all', make: () => Promise<T>): Promise<T> {
+    const fault: Fault = { label, from: Date.now(), to: 0, notifiers: 0 };
+    fault.notifiers = notifiers === 'all' ? this.notifiers.length : notifiers;
+    try {
+      return await make();
+    } finally {
+      fault.to = Date.now();
+      this.faults.push(fault);
+    }
+  }
+
+  /**
+   * SIGKILLs the credentials API as soon as two of the stream's requests are in flight (changes it
+   * committed may never be answered), then starts another in its place; the stream goes on against the new one.
+   */
+  async crashCredentialsApi(stream: ChangeStream): Promise<void> {
+    const entry = this.apps.find((a) => a.name === 'credentials-api');
+    await eventually(() => stream.inFlight >= 2, { intervalMs: 1, what: 'two changes in flight' });
+    await this.fault('credentials-api SIGKILLed', 0, () => entry!.app.stop('SIGKILL'));
+    entry!.name = `credentials-api-killed-${this.faults.length}`;
+    const credentials = await this.stack.spawnApp('credentials-api');
+    this.apps.push({ name: 'credentials-api', app: credentials });
+    this.credentials = new ApiClient(credentials.url);
   }
 
   /**
@@ -183,9 +256,73 @@ export class FaultWorld {
     await sleep(3000);
   }
 
-  /** A stream of acknowledged changes on the world's persons, started. */
+  /** A stream of acknowledged changes on the world's subjects, started. */
   changes(): ChangeStream {
-    return new ChangeStream(this.credentials, this.tenant.token, this.persons, INTERVAL_MS).start();
+    const cardApi = this.cardApi;
+    return cardApi
+      ? new ChangeStream(() => cardApi, this.tenant, this.subjects, INTERVAL_MS, cardSettingsChanges).start()
+      : new ChangeStream(
+          () => this.credentials,
+          this.tenant,
+          this.subjects,
+          INTERVAL_MS,
+          personRenames,
+        ).start();
+  }
+
+  /**
+   * How many webhooks the faults may send twice: every delivery a struck notifier can have in
+   * flight, WEBHOOK_CONCURRENCY jobs plus the first attempts of as many events (one per endpoint).
+   */
+  duplicateBound(): number {
+    const inFlight = this.stack.config.WEBHOOK_CONCURRENCY * (1 + this.endpoints.length);
+    return this.faults.reduce((sum, f) => sum + f.notifiers * inFlight, 0);
+  }
+
+  /**
+   * Duplicates first sent outside every fault. A delivery is in flight from its send until its
+   * attempt is recorded: the send ends within WEBHOOK_TIMEOUT_MS, the record within the pool's
+   * acquire timeout and one statement timeout. Anything first accepted longer before a fault, or
+   * after it ended, was sent twice for no fault's sake.
+   */
+  duplicatesOutsideFaults(duplicates: Duplicate[]): string[] {
+    const { WEBHOOK_TIMEOUT_MS, DATABASE_ACQUIRE_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS } =
+      this.stack.config;
+    const before = WEBHOOK_TIMEOUT_MS + DATABASE_ACQUIRE_TIMEOUT_MS + DATABASE_STATEMENT_TIMEOUT_MS;
+    return duplicates
+      .filter((d) => !this.faults.some((f) => d.firstAt >= f.from - before && d.firstAt <= f.to))
+      .map((d) => `${d.path} ${d.id} first at ${new Date(d.firstAt).toISOString()}`);
+  }
+
+  /**
+   * Per kill, the work it cut short: webhooks accepted in the `windowMs` before it (the receiver
+   * still holding its answer) and jobs active just before it.
+   */
+  inFlightAtKills(windowMs: number): Array<{ deliveries: number; jobs: number }> {
+    const accepted = this.receiver.received
+      .filter((w) => w.answeredWith < 300)
+      .map((w) => w.receivedAt.getTime());
+    return this.faults
+      .filter((f) => f.label === 'notifier SIGKILLed')
+      .map((f) => ({
+        deliveries: accepted.filter((at) => at > f.from - windowMs && at <= f.from).length,
+        jobs: f.activeJobs ?? 0,
+      }));
+  }
+
+  /** Evidence that each kill met work: deliveries or jobs under way, by kill. */
+  killsMetWork(windowMs: number): Record<string, number> {
+    return Object.fromEntries(
+      this.inFlightAtKills(windowMs).map((k, i) => [
+        `work under way at kill ${i + 1}`,
+        k.deliveries + k.jobs,
+      ]),
+    );
+  }
+
+  /** Lines of every process's log (killed ones too) that match `pattern`. */
+  logLines(pattern: RegExp): number {
+    return this.apps.flatMap(({ app }) => app.output().split('\n')).filter((l) => pattern.test(l)).length;
   }
 
   /** A BullMQ client on the world's domain-events queue; the caller closes it. */
@@ -194,22 +331,31 @@ export class FaultWorld {
   }
 
   /**
-   * Waits (up to `timeoutMs`) until every acknowledged change's webhook arrived, then until both
+   * Waits (up to `timeoutMs`) until every event the outbox committed for the stream's subjects
+   * (acknowledged or not) has its webhook at every endpoint, then until both
    * queues have nothing left to run (stalled jobs of a killed notifier are taken up again only
    * after their lock expires, and may deliver once more), so the duplicates are all counted.
    * Records the scenario's figures, with `notes` read once the queues are idle, and answers them with
    * the keys still missing.
    */
   async settle(scenario: string, stream: ChangeStream, timeoutMs = 120_000, notes?: () => string) {
-    const ledger = new DeliveryLedger(this.receiver, this.endpoints);
-    await ledger.waitForAll(stream.acknowledged, timeoutMs);
+    const ledger = new DeliveryLedger(this.receiver, this.endpoints, stream.kind);
+    const commits = () => committedEvents(this.stack.env.DATABASE_URL, stream.kind, stream.subjects);
+    await ledger.waitForAll(commits, stream.acknowledged, timeoutMs);
     const settled = Math.round((Date.now() - (stream.stoppedAt ?? Date.now())) / 100) / 10;
     const unfinished = await this.untilQueuesIdle(QUIET_TIMEOUT_MS);
-    const result = ledger.figures(scenario, stream.acknowledged, stream.statuses, settled);
+    const result = ledger.figures(scenario, await commits(), stream.acknowledged, stream.statuses, settled);
     result.figures.unfinishedJobs = unfinished;
+    result.figures.duplicateBound = this.duplicateBound();
+    result.figures.durationSeconds = Math.round((Date.now() - this.startedAt) / 1000);
+    result.figures.faults = this.faults.map(
+      (f) => `${f.label} at ${new Date(f.from).toISOString().slice(11, 23)} for ${f.to - f.from} ms`,
+    );
     if (notes) result.figures.notes = notes();
+    const duplicatesOutsideFaults = this.duplicatesOutsideFaults(result.duplicates);
+    result.figures.duplicatesOutsideFaults = duplicatesOutsideFaults.length;
     recordFigures(result.figures);
-    return result;
+    return { ...result, duplicatesOutsideFaults };
   }
 
   /** The jobs, by queue and state, still unfinished at the deadline; empty when both queues ran everything. */

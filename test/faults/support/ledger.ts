@@ -1,17 +1,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { ReceivedWebhook, verifiesV1a, WebhookReceiver } from '../../support/webhook-receiver';
-import { changeKey } from './change-stream';
+import type { ChangeKind } from './change-stream';
 
 /** One scenario's outcome, as the summary reports it. */
 export interface DeliveryFigures {
   scenario: string;
+  /** Events of the stream's kind on its subjects that PostgreSQL's outbox holds: what must arrive. */
+  committed: number;
   acknowledged: number;
-  /** Distinct acknowledged changes whose webhook arrived, accepted (2xx) and verified. */
+  /** Distinct committed events whose webhook every endpoint accepted (2xx) and verified. */
   received: number;
   missing: number;
   /** Webhooks accepted more than once under the same webhook-id (at least once allows it). */
   duplicates: number;
+  /** How many duplicates the faults allow: deliveries that can be in flight when they strike. */
+  duplicateBound: number;
+  /** Duplicates first accepted outside every fault's window (see `FaultWorld.duplicatesOutsideFaults`). */
+  duplicatesOutsideFaults?: number;
   /** Verified webhooks of changes whose caller got no 2xx (committed, then the answer failed). */
   unacknowledgedDelivered: number;
   /** Accepted webhooks whose signature or webhook-id did not check out. */
@@ -22,6 +29,10 @@ export interface DeliveryFigures {
   unfinishedJobs?: Record<string, number>;
   /** Seconds from the end of the stream until the last missing webhook arrived (or the deadline). */
   settleSeconds: number;
+  /** The faults the scenario made, when and for how long. */
+  faults?: string[];
+  /** Wall time of the scenario, from its world's start to its figures. */
+  durationSeconds?: number;
   /** What else the scenario measured, for its line. */
   notes?: string;
 }
@@ -36,15 +47,49 @@ export interface LedgerEndpoint {
   publicKey?: string;
 }
 
+/** A committed event as the outbox holds it: its id is the webhook-id of every delivery of it. */
+export interface CommittedEvent {
+  id: string;
+  key: string;
+}
+
 /** What one accepted webhook told, checked once. */
 interface Reading {
   verified: boolean;
   id: string;
   key: string;
+  at: number;
+}
+
+/** A webhook-id accepted more than once at an endpoint, and when it first arrived there. */
+export interface Duplicate {
+  path: string;
+  id: string;
+  firstAt: number;
+}
+
+/** The events of `kind` on `subjects` committed in the outbox of the database at `url`. */
+export async function committedEvents(
+  url: string,
+  kind: ChangeKind,
+  subjects: string[],
+): Promise<CommittedEvent[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; data: unknown }>(
+      `SELECT id, data FROM events.outbox
+        WHERE type = $1 AND coalesce(data->>'personId', data->>'cardId') = ANY($2)`,
+      [kind.type, subjects],
+    );
+    return rows.map((r) => ({ id: r.id, key: kind.keyOfEvent(r.data) }));
+  } finally {
+    await client.end();
+  }
 }
 
 /**
- * Reads the receiver's log against the acknowledged changes, per endpoint: only webhooks the
+ * Reads the receiver's log against the committed events, per endpoint: only webhooks the
  * receiver accepted (2xx) count, each verified as a subscriber would, by every scheme the endpoint
  * is given (`standardwebhooks` for v1, node:crypto for v1a). Each webhook is read once, however
  * often the figures are asked for, so polling stays light beside the receiver it shares a process with.
@@ -56,54 +101,72 @@ export class DeliveryLedger {
   constructor(
     private readonly receiver: WebhookReceiver,
     private readonly endpoints: readonly LedgerEndpoint[],
+    private readonly kind: ChangeKind,
   ) {
     for (const endpoint of endpoints) this.readings.set(endpoint.path, []);
   }
 
   /**
-   * A change counts as received once every endpoint accepted its webhook; `missing` names each
-   * endpoint that lacks one, and `reusedChanges` any change that came under two webhook-ids.
+   * An event counts as received once every endpoint accepted its webhook; `missing` names each
+   * endpoint that lacks one, and each acknowledged change the outbox lacks. `reusedChanges` names
+   * any change committed or delivered under two webhook-ids.
    */
-  figures(scenario: string, acknowledged: Set<string>, statuses: Map<number, number>, settleSeconds: number) {
+  figures(
+    scenario: string,
+    committed: CommittedEvent[],
+    acknowledged: Set<string>,
+    statuses: Map<number, number>,
+    settleSeconds: number,
+  ) {
     this.catchUp();
     const missing: string[] = [];
-    const reusedChanges: string[] = [];
+    const reusedChanges = reused(
+      committed.map((e) => ({ key: e.key, id: e.id })),
+      'outbox',
+    );
+    const duplicates: Duplicate[] = [];
     const delivered = new Set<string>();
-    let duplicates = 0;
     let unverified = 0;
+    const missingIds = new Set<string>();
+    const committedKeys = new Set(committed.map((e) => e.key));
+    missing.push(...[...acknowledged].filter((k) => !committedKeys.has(k)).map((k) => `outbox ${k}`));
     for (const [path, readings] of this.readings) {
-      const idByKey = new Map<string, string>();
-      for (const r of readings.filter((r) => r.verified)) {
-        if ((idByKey.get(r.key) ?? r.id) !== r.id) reusedChanges.push(`${path} ${r.key}`);
-        idByKey.set(r.key, r.id);
-        delivered.add(r.key);
-      }
       const verified = readings.filter((r) => r.verified);
       unverified += readings.length - verified.length;
-      duplicates += verified.length - new Set(verified.map((r) => r.id)).size;
-      missing.push(...[...acknowledged].filter((key) => !idByKey.has(key)).map((key) => `${path} ${key}`));
+      reusedChanges.push(...reused(verified, path));
+      const firstAt = new Map<string, number>();
+      for (const r of verified) {
+        if (firstAt.has(r.id)) duplicates.push({ path, id: r.id, firstAt: firstAt.get(r.id)! });
+        else firstAt.set(r.id, r.at);
+        delivered.add(r.key);
+      }
+      const lacking = committed.filter((e) => !firstAt.has(e.id));
+      for (const e of lacking) missingIds.add(e.id);
+      missing.push(...lacking.map((e) => `${path} ${e.id} ${e.key}`));
     }
-    const missingChanges = new Set(missing.map((m) => m.split(' ')[1]));
+    const received = committed.length - missingIds.size;
     const figures: DeliveryFigures = {
       scenario,
+      committed: committed.length,
       acknowledged: acknowledged.size,
-      received: acknowledged.size - missingChanges.size,
-      missing: missingChanges.size,
-      duplicates,
+      received,
+      missing: missingIds.size,
+      duplicates: duplicates.length,
+      duplicateBound: 0,
       unacknowledgedDelivered: [...delivered].filter((key) => !acknowledged.has(key)).length,
       unverified,
       statuses: Object.fromEntries([...statuses].map(([status, n]) => [String(status || 'no answer'), n])),
       settleSeconds,
     };
-    return { figures, missing, reusedChanges };
+    return { figures, missing, reusedChanges, duplicates };
   }
 
-  /** Polls until every acknowledged change's webhook is in, or the deadline passes; answers what is missing. */
-  async waitForAll(acknowledged: Set<string>, timeoutMs: number): Promise<void> {
+  /** Polls until every committed event's webhook is in, or the deadline passes. */
+  async waitForAll(commits: () => Promise<CommittedEvent[]>, acknowledged: Set<string>, timeoutMs: number) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.figures('', acknowledged, new Map(), 0).missing.length === 0) return;
-      await sleep(250);
+      if (this.figures('', await commits(), acknowledged, new Map(), 0).missing.length === 0) return;
+      await sleep(500);
     }
   }
 
@@ -114,16 +177,28 @@ export class DeliveryLedger {
       const webhook = received[this.read];
       const readings = this.readings.get(webhook.path);
       if (!readings || webhook.answeredWith < 200 || webhook.answeredWith >= 300) continue;
+      // Another type the tenant enables (none of the stream's changes) is not this ledger's.
+      if (webhook.json?.type && webhook.json.type !== this.kind.type) continue;
       const endpoint = this.endpoints.find((e) => e.path === webhook.path)!;
-      readings.push(reading(webhook, endpoint));
+      readings.push(reading(webhook, endpoint, this.kind));
     }
   }
 }
 
-function reading(webhook: ReceivedWebhook, endpoint: LedgerEndpoint): Reading {
+/** Keys that come under more than one id, as `<where> <key>`. */
+function reused(entries: Array<{ key: string; id: string }>, where: string): string[] {
+  const idByKey = new Map<string, string>();
+  const found: string[] = [];
+  for (const { key, id } of entries) {
+    if ((idByKey.get(key) ?? id) !== id) found.push(`${where} ${key}`);
+    idByKey.set(key, id);
+  }
+  return found;
+}
+
+function reading(webhook: ReceivedWebhook, endpoint: LedgerEndpoint, kind: ChangeKind): Reading {
   const id = String(webhook.headers['webhook-id']);
   const payload = webhook.json;
-  const key = changeKey(payload?.data?.personId, payload?.data?.person?.firstName);
   let verified = payload?.id === id && (endpoint.secret !== undefined || endpoint.publicKey !== undefined);
   try {
     if (endpoint.secret)
@@ -132,5 +207,5 @@ function reading(webhook: ReceivedWebhook, endpoint: LedgerEndpoint): Reading {
     verified = false;
   }
   if (endpoint.publicKey && !verifiesV1a(webhook, endpoint.publicKey)) verified = false;
-  return { verified, id, key };
+  return { verified, id, key: kind.keyOfEvent(payload?.data), at: webhook.receivedAt.getTime() };
 }

@@ -8,9 +8,12 @@ const SCENARIOS = join(ARTIFACTS, 'faults');
 
 export function summaryLine(f: DeliveryFigures): string {
   return (
-    `${f.scenario}: acknowledged ${f.acknowledged}, received ${f.received}, missing ${f.missing}, ` +
-    `duplicates ${f.duplicates}${busy(f)}, unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
-    `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}` +
+    `${f.scenario}: committed ${f.committed}, acknowledged ${f.acknowledged}, received ${f.received}, ` +
+    `missing ${f.missing}, duplicates ${f.duplicates} (bound ${f.duplicateBound}, ` +
+    `${f.duplicatesOutsideFaults ?? 0} first sent outside a fault)${busy(f)}, ` +
+    `unacknowledged but delivered ${f.unacknowledgedDelivered}, ` +
+    `unverified ${f.unverified}, settled ${f.settleSeconds} s after the stream, answers ${JSON.stringify(f.statuses)}, ` +
+    `${f.durationSeconds} s in all; faults: ${(f.faults ?? []).join(', ')}` +
     (f.notes ? `; ${f.notes}` : '')
   );
 }

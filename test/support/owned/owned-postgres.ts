@@ -27,6 +27,7 @@ export class OwnedPostgres {
   private constructor(
     readonly dir: string,
     readonly port: number,
+    private readonly settings: Record<string, string>,
   ) {
     this.forgetAtExit = cleanupAtExit(() => this.killNow());
   }
@@ -35,11 +36,12 @@ export class OwnedPostgres {
     return join(this.dir, 'data');
   }
 
-  static async start(): Promise<OwnedPostgres> {
+  /** `settings`: server settings beyond the defaults, kept across restarts. */
+  static async start(settings: Record<string, string> = {}): Promise<OwnedPostgres> {
     const dir = await mkdtemp(join(tmpdir(), 'fincore-pg-'));
     const owner = await postgresUser();
     await chown(dir, owner.uid, owner.gid);
-    const server = new OwnedPostgres(dir, await freePort());
+    const server = new OwnedPostgres(dir, await freePort(), settings);
     try {
       await asPostgres('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
       await server.startServer();
@@ -109,7 +111,8 @@ export class OwnedPostgres {
   }
 
   private async startServer(): Promise<void> {
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+    const settings = Object.entries(this.settings).map(([name, value]) => ` -c ${name}=${value}`);
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${settings.join('')}`;
     await asPostgres('pg_ctl', [
       '-D',
       this.dataDir,

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import './cards.messages';
 import { AccountChanges } from './accounts/account-changes';
 import { AccountEntity } from './accounts/account.entity';
 import { AccountRepository } from './accounts/account.repository';

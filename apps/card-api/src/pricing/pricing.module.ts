@@ -3,23 +3,23 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import './pricing.messages';
 import { CardsModule } from './card-context';
 import { CatalogRepository } from './catalogs/catalog.repository';
-import { CatalogService } from './catalogs/catalog.service';
+import { CatalogsService } from './catalogs/catalogs.service';
 import { LabelsController } from './catalogs/labels.controller';
 import { LabelEntity } from './catalogs/label.entity';
 import { TransactionTypeEntity } from './catalogs/transaction-type.entity';
 import { TransactionTypesController } from './catalogs/transaction-types.controller';
 import { ExchangeRateEntity } from './exchange-rates/exchange-rate.entity';
 import { ExchangeRateRepository } from './exchange-rates/exchange-rate.repository';
-import { ExchangeRateService } from './exchange-rates/exchange-rate.service';
+import { ExchangeRatesService } from './exchange-rates/exchange-rates.service';
 import { ExchangeRatesController } from './exchange-rates/exchange-rates.controller';
 import { PriceListEntity } from './price-lists/price-list.entity';
 import { PriceListRepository } from './price-lists/price-list.repository';
-import { PriceListService } from './price-lists/price-list.service';
+import { PriceListsService } from './price-lists/price-lists.service';
 import { PriceListsController } from './price-lists/price-lists.controller';
-import { FeeQuoteService } from './quotes/fee-quote.service';
-import { FeesController } from './quotes/fees.controller';
-import { PricingCache } from './quotes/pricing-cache';
-import { TenantPricingRepository } from './quotes/tenant-pricing.repository';
+import { FeeQuotesService } from './fee-quotes/fee-quotes.service';
+import { FeeQuotesController } from './fee-quotes/fee-quotes.controller';
+import { PricingCache } from './fee-quotes/pricing-cache';
+import { TenantPricingRepository } from './fee-quotes/tenant-pricing.repository';
 
 export const PRICING_ENTITIES = [TransactionTypeEntity, LabelEntity, PriceListEntity, ExchangeRateEntity];
 
@@ -27,7 +27,7 @@ export const PRICING_ENTITIES = [TransactionTypeEntity, LabelEntity, PriceListEn
 @Module({
   imports: [TypeOrmModule.forFeature(PRICING_ENTITIES), CardsModule],
   controllers: [
-    FeesController,
+    FeeQuotesController,
     TransactionTypesController,
     LabelsController,
     ExchangeRatesController,
@@ -39,10 +39,10 @@ export const PRICING_ENTITIES = [TransactionTypeEntity, LabelEntity, PriceListEn
     PriceListRepository,
     TenantPricingRepository,
     PricingCache,
-    CatalogService,
-    ExchangeRateService,
-    PriceListService,
-    FeeQuoteService,
+    CatalogsService,
+    ExchangeRatesService,
+    PriceListsService,
+    FeeQuotesService,
   ],
 })
 export class PricingModule {}

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { PersonsModule } from '../persons/persons.module';
-import './credentials.messages';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsService } from './credentials.service';
 

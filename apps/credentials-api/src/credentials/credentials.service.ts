@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
 import {
   CredentialsStatus,
@@ -18,12 +18,7 @@ import {
   InvalidateCredentialsResponse,
 } from './credentials.schemas';
 import { mapAuthentication, mapInvalidation } from './credentials.mapper';
-
-/**
- * One answer for every mismatch (unknown person, other tenant, wrong username, wrong password,
- * credentials changed meanwhile), so the answer tells an attacker nothing.
- */
-const mismatch = (status: 401 | 422) => new ProblemException('invalid_credentials', status);
+import { invalidCredentials } from './credentials.problems';
 
 /** Proving, checking and invalidating a person's credentials. */
 @Injectable()
@@ -49,7 +44,7 @@ export class CredentialsService {
     );
     if (!person || !passwordMatches || !isSameUsername(person.usernameKey, body.username)) {
       await this.throttle.recordFailure(check);
-      throw mismatch(422);
+      throw invalidCredentials(422);
     }
     await this.throttle.recordSuccess(check);
 
@@ -62,7 +57,7 @@ export class CredentialsService {
         isSameUsername(locked.usernameKey, body.username) &&
         (locked.passwordHash === person.passwordHash ||
           (await this.hasher.verify(locked.passwordHash, body.password)));
-      if (!locked || !proofHolds) throw mismatch(422);
+      if (!locked || !proofHolds) throw invalidCredentials(422);
       const outcome = invalidateCredentials(
         { status: locked.credentialsStatus, invalidatedAt: locked.credentialsInvalidatedAt },
         new Date(),
@@ -89,7 +84,7 @@ export class CredentialsService {
     );
     if (!person || !passwordMatches || person.credentialsStatus !== CredentialsStatus.Active) {
       await this.throttle.recordFailure(check);
-      throw mismatch(401);
+      throw invalidCredentials(401);
     }
     await this.throttle.recordSuccess(check);
     if (this.hasher.needsRehash(person.passwordHash)) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, ProblemException, RateLimiter } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, RateLimiter } from '@fincore/platform';
 import { usernameKey } from './domain/credentials';
+import { credentialsLocked } from './person.problems';
 
 /** One password check counted against a username: which one it was in the current window. */
 export interface PasswordCheck {
@@ -9,11 +10,6 @@ export interface PasswordCheck {
   /** 1 for the first check of the window; 0 when the throttle could not count it (Redis down). */
   ordinal: number;
 }
-
-const locked = (retryAfter: number) =>
-  new ProblemException('credentials_locked', 429, { retryAfter }, undefined, {
-    'retry-after': String(retryAfter),
-  });
 
 /**
  * Throttles password guessing per tenant and username, in Redis so every replica shares it: after
@@ -58,13 +54,13 @@ export class LoginThrottle {
       this.logger.warn(`Login throttle unavailable, not checking lock: ${(error as Error).message}`);
       return { keys, ordinal: 0 };
     }
-    if (lock.count > 0) throw locked(lock.retryAfter);
+    if (lock.count > 0) throw credentialsLocked(lock.retryAfter);
     const check = await this.limiter.consume(
       keys.failures,
       this.config.AUTH_MAX_FAILURES,
       this.config.AUTH_LOCKOUT_SECONDS,
     );
-    if (!check.allowed) throw locked(check.retryAfter);
+    if (!check.allowed) throw credentialsLocked(check.retryAfter);
     return { keys, ordinal: check.count };
   }
 

@@ -4,7 +4,6 @@ import { PersonEntity } from './person.entity';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { PersonRepository } from './person.repository';
-import './persons.messages';
 import { PersonsController } from './persons.controller';
 import { PersonsService } from './persons.service';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
 import { OutboxRows, Transaction, UnitOfWork } from '@fincore/events';
 import {
   canReplaceCredentials,
@@ -13,25 +13,27 @@ import { applyProfilePatch, changedProfileFields, profileOf } from './domain/pro
 import { PersonEntity } from './person.entity';
 import { LoginThrottle } from './login-throttle';
 import { mapPerson } from './person.mapper';
+import {
+  credentialsActive,
+  passwordPolicyViolated,
+  passwordReused,
+  personExists,
+  personNotFound,
+  usernameTaken,
+} from './person.problems';
 import { PasswordHasher } from './password-hasher';
 import { isUsernameConflict, PersonRepository } from './person.repository';
 import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './person.schemas';
 
-const personNotFound = (personId: string) => new ProblemException('person_not_found', 404, { personId });
-
-const usernameTaken = () => new ProblemException('username_taken', 409);
-
 /** New credentials replace only invalidated ones (409 otherwise). */
 function assertReplaceable(person: PersonEntity): void {
   const current = { status: person.credentialsStatus, invalidatedAt: person.credentialsInvalidatedAt };
-  if (!canReplaceCredentials(current)) {
-    throw new ProblemException('credentials_active', 409, { personId: person.personId });
-  }
+  if (!canReplaceCredentials(current)) throw credentialsActive(person.personId);
 }
 
 function assertPasswordPolicy(password: string, context: { username: string; personId: string }): void {
   const violations = passwordPolicyViolations(password, context);
-  if (violations.length) throw new ProblemException('password_policy_violated', 422, {}, violations);
+  if (violations.length) throw passwordPolicyViolated(violations);
 }
 
 /** Persons of a tenant: create with credentials, read, change the profile, set new credentials. */
@@ -77,7 +79,7 @@ export class PersonsService {
   /** 409 when the tenant already has the person id or the username. */
   private async assertNewPerson(tenantId: string, personId: string, key: string): Promise<void> {
     if (await this.persons.existsByPersonId(tenantId, personId)) {
-      throw new ProblemException('person_exists', 409, { personId });
+      throw personExists(personId);
     }
     if (await this.persons.existsByUsernameKey(tenantId, key)) throw usernameTaken();
   }
@@ -164,8 +166,7 @@ export class PersonsService {
     assertReplaceable(before);
     const key = usernameKey(body.username);
     if (await this.persons.existsByUsernameKey(principal.tenantId, key, before.id)) throw usernameTaken();
-    if (await this.hasher.verify(before.passwordHash, body.password))
-      throw new ProblemException('password_reused', 422);
+    if (await this.hasher.verify(before.passwordHash, body.password)) throw passwordReused();
     const passwordHash = await this.hasher.hash(body.password);
 
     let result: PersonResponse;

@@ -7,7 +7,6 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
-import './events.messages';
 import { EventPage, EventStreamQuery } from './events.schemas';
 import { EventsService } from './events.service';
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommittedEvent, OutboxRepository } from '@fincore/events';
 import { NotificationConfigRepository } from '@fincore/notifications';
-import { APP_CONFIG, AppConfig, Principal, ProblemException } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, Principal } from '@fincore/platform';
 import { EventCursor, eventCursor, isExpired, retentionWindowStart } from './domain/event-cursor';
 import { isSubscribed, webhookSubscriptions } from './domain/webhook-subscriptions';
 import { EventWakeups, WaitSlot } from './event-wakeups';
+import { eventCursorExpired, eventStreamBusy } from './events.problems';
 import { toEventPage } from './events.mapper';
 import { EventPage, EventStreamQuery } from './events.schemas';
 
@@ -26,9 +27,7 @@ export class EventsService {
     const after = query.after === undefined ? undefined : eventCursor.decode(query.after);
     const since = retentionWindowStart(new Date(), this.config.OUTBOX_RETENTION_DAYS);
     if (after && isExpired(after, since)) {
-      throw new ProblemException('event_cursor_expired', 410, {
-        retentionDays: this.config.OUTBOX_RETENTION_DAYS,
-      });
+      throw eventCursorExpired(this.config.OUTBOX_RETENTION_DAYS);
     }
     const subscriptions = webhookSubscriptions(
       await this.configs.listOfTenant(principal.tenantId),
@@ -40,15 +39,7 @@ export class EventsService {
     if (answer.items.length || !query.waitSeconds || !subscriptions.size) return answer;
     const slot = this.wakeups.hold();
     if (!slot) {
-      throw new ProblemException(
-        'event_stream_busy',
-        503,
-        { max: this.config.EVENT_STREAM_MAX_WAITERS },
-        undefined,
-        {
-          'Retry-After': '1',
-        },
-      );
+      throw eventStreamBusy(this.config.EVENT_STREAM_MAX_WAITERS);
     }
     try {
       return await this.waitForEvents(slot, Date.now() + query.waitSeconds * 1000, answer, page);

@@ -6,7 +6,8 @@ import {
   isImplementedChannel,
   NotificationConfigRepository,
 } from '@fincore/notifications';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
+import { channelNotImplemented } from '../common/notification.problems';
 import { mapNotificationConfig, mapNotificationType } from './notification-config.mapper';
 import type { NotificationConfigRequest } from './notification-config.schemas';
 
@@ -44,15 +45,5 @@ export class NotificationConfigService {
 
 function assertImplemented(channelCode: ChannelCode): void {
   if (isImplementedChannel(channelCode)) return;
-  throw new ProblemException(
-    'notification_channel_not_implemented',
-    422,
-    { channelCode, available: IMPLEMENTED_CHANNELS },
-    [
-      {
-        field: 'channelCode',
-        message: `channel ${channelCode} is not implemented; available: ${IMPLEMENTED_CHANNELS.join(', ')}`,
-      },
-    ],
-  );
+  throw channelNotImplemented(channelCode, IMPLEMENTED_CHANNELS);
 }

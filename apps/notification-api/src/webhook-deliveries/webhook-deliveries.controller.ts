@@ -13,7 +13,7 @@ import {
   WebhookDeliveryDetailResponse,
   WebhookDeliveryList,
   WebhookDeliveryResponse,
-} from './webhook-deliveries.schemas';
+} from './webhook-delivery.schemas';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
 @ApiTags('Webhook deliveries')

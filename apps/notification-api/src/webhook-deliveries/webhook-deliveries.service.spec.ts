@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
 import {
   WebhookDeliveryAttemptEntity,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { keysetCursor, type Principal } from '@fincore/platform';
@@ -15,7 +15,7 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service';
 const principal: Principal = { tokenId: 't', tenantId: 'tenant-1', tenantCode: 'ACME', scopes: [] };
 
 describe('WebhookDeliveriesService', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
   let manager: EntityManager;
   let unitOfWork: jest.Mocked<UnitOfWork>;
@@ -23,7 +23,7 @@ describe('WebhookDeliveriesService', () => {
   let sut: WebhookDeliveriesService;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAdminRepository>();
     endpoints = newDouble<WebhookEndpointRepository>();
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;
@@ -103,17 +103,21 @@ describe('WebhookDeliveriesService', () => {
   describe('retry', () => {
     it('puts a finished delivery back to pending with a fresh cycle, then enqueues it', async () => {
       const delivery = aWebhookDelivery({ status: 'FAILED', cycleAttempts: 4, nextAttemptAt: null });
-      deliveries.lockOfTenant.mockResolvedValue(delivery);
+      const requeued = aWebhookDelivery({
+        ...delivery,
+        status: 'PENDING',
+        cycleAttempts: 0,
+        nextAttemptAt: new Date(),
+      });
+      deliveries.lockOfTenant.mockResolvedValueOnce(delivery).mockResolvedValueOnce(requeued);
       endpoints.getById.mockResolvedValue(aWebhookEndpoint({ id: delivery.endpointId }));
-      deliveries.save.mockImplementation(async (_m, d) => d);
+      deliveries.requeue.mockResolvedValue([delivery.id]);
 
       const response = await sut.retry(principal, delivery.id);
 
       expect(deliveries.lockOfTenant).toHaveBeenCalledWith(manager, 'tenant-1', delivery.id);
-      expect(deliveries.save).toHaveBeenCalledWith(
-        manager,
-        expect.objectContaining({ status: 'PENDING', cycleAttempts: 0, nextAttemptAt: expect.any(Date) }),
-      );
+      // What the requeue writes (PENDING, a fresh cycle, due now) is the repository's to show.
+      expect(deliveries.requeue).toHaveBeenCalledWith(manager, 'tenant-1', [delivery.id]);
       expect(deliveryQueue.enqueueNow).toHaveBeenCalledWith([delivery.id]);
       expect(response.status).toBe('PENDING');
     });
@@ -129,7 +133,7 @@ describe('WebhookDeliveriesService', () => {
       endpoints.getById.mockResolvedValue(aWebhookEndpoint({ status: 'DISABLED' }));
       await expect(sut.retry(principal, 'id')).rejects.toMatchObject({ code: 'webhook_endpoint_disabled' });
 
-      expect(deliveries.save).not.toHaveBeenCalled();
+      expect(deliveries.requeue).not.toHaveBeenCalled();
       expect(deliveryQueue.enqueueNow).not.toHaveBeenCalled();
     });
 

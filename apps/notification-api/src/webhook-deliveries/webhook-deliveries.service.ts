@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@fincore/events';
+import { WebhookDeliveryAdminRepository, WebhookEndpointRepository } from '@fincore/notifications';
+import { keysetCursor, Principal } from '@fincore/platform';
 import {
-  DeliveryStatus,
-  WebhookDeliveryEntity,
-  WebhookDeliveryRepository,
-  WebhookEndpointRepository,
-} from '@fincore/notifications';
-import { keysetCursor, Principal, ProblemException } from '@fincore/platform';
+  webhookDeliveryInProgress,
+  webhookDeliveryNotFound,
+  webhookEndpointDisabled,
+} from '../common/notification.problems';
 import { DeliveryQueue } from './delivery-queue';
 import { retryRefusal } from './domain/retry-rules';
-import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-deliveries.mapper';
-import type { DeliveryListQuery } from './webhook-deliveries.schemas';
+import { mapWebhookDelivery, mapWebhookDeliveryDetail } from './webhook-delivery.mapper';
+import type { DeliveryListQuery } from './webhook-delivery.schemas';
 
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly deliveryQueue: DeliveryQueue,
@@ -46,37 +46,27 @@ export class WebhookDeliveriesService {
   }
 
   async get(principal: Principal, deliveryId: string) {
-    const delivery = found(await this.deliveries.findOfTenant(principal.tenantId, deliveryId), deliveryId);
+    const delivery = await this.deliveries.findOfTenant(principal.tenantId, deliveryId);
+    if (!delivery) throw webhookDeliveryNotFound(deliveryId);
     return mapWebhookDeliveryDetail(delivery, await this.deliveries.listAttempts(delivery.id));
   }
 
   /** Sends a finished delivery again, now, with a fresh retry schedule and the same webhook-id. */
   async retry(principal: Principal, deliveryId: string) {
     const delivery = await this.unitOfWork.run(async ({ manager }) => {
-      const locked = found(
-        await this.deliveries.lockOfTenant(manager, principal.tenantId, deliveryId),
-        deliveryId,
-      );
+      const locked = await this.deliveries.lockOfTenant(manager, principal.tenantId, deliveryId);
+      if (!locked) throw webhookDeliveryNotFound(deliveryId);
       const endpoint = await this.endpoints.getById(manager, locked.endpointId);
       const refusal = retryRefusal(locked, endpoint);
-      if (refusal === 'delivery_in_progress')
-        throw new ProblemException('webhook_delivery_in_progress', 409, { deliveryId });
-      if (refusal === 'endpoint_disabled')
-        throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId: endpoint.id });
-      Object.assign(locked, {
-        status: DeliveryStatus.Pending,
-        cycleAttempts: 0,
-        nextAttemptAt: new Date(),
-        updatedAt: new Date(),
-      });
-      return this.deliveries.save(manager, locked);
+      if (refusal === 'delivery_in_progress') throw webhookDeliveryInProgress(deliveryId);
+      if (refusal === 'endpoint_disabled') throw webhookEndpointDisabled(endpoint.id);
+      await this.deliveries.requeue(manager, principal.tenantId, [locked.id]);
+      // Read again as the requeue left it: the answer shows the delivery on its way.
+      const requeued = await this.deliveries.lockOfTenant(manager, principal.tenantId, locked.id);
+      if (!requeued) throw webhookDeliveryNotFound(deliveryId);
+      return requeued;
     });
     await this.deliveryQueue.enqueueNow([delivery.id]);
     return mapWebhookDelivery(delivery);
   }
-}
-
-function found(delivery: WebhookDeliveryEntity | null, deliveryId: string): WebhookDeliveryEntity {
-  if (!delivery) throw new ProblemException('webhook_delivery_not_found', 404, { deliveryId });
-  return delivery;
 }

@@ -21,7 +21,7 @@ import {
   WebhookEndpointList,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
-} from './webhook-endpoints.schemas';
+} from './webhook-endpoint.schemas';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 const notFound = { description: "Unknown endpoint (or another tenant's)", content: PROBLEM_CONTENT };

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
 import {
   EndpointPacingState,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import type { AppConfig, Principal } from '@fincore/platform';
@@ -22,7 +22,7 @@ const config = {
 
 describe('WebhookEndpointsService', () => {
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let unitOfWork: jest.Mocked<UnitOfWork>;
   let manager: EntityManager;
   let secrets: jest.Mocked<SecretBox>;
@@ -35,7 +35,7 @@ describe('WebhookEndpointsService', () => {
 
   beforeEach(() => {
     endpoints = newDouble<WebhookEndpointRepository>();
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAdminRepository>();
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;
     secrets = newDouble<SecretBox>();
@@ -339,16 +339,18 @@ describe('WebhookEndpointsService', () => {
     it('requeues the failed deliveries of the range and enqueues them', async () => {
       const endpoint = aWebhookEndpoint();
       endpoints.lockOfTenant.mockResolvedValue(endpoint);
-      deliveries.requeueFailedOfEndpoint.mockResolvedValue(['d1', 'd2']);
+      deliveries.lockFailedOfEndpoint.mockResolvedValue(['d1', 'd2']);
+      deliveries.requeue.mockResolvedValue(['d1', 'd2']);
 
       const result = await sut.replay(principal, endpoint.id, { since, until });
 
-      expect(deliveries.requeueFailedOfEndpoint).toHaveBeenCalledWith(manager, {
+      expect(deliveries.lockFailedOfEndpoint).toHaveBeenCalledWith(manager, {
         tenantId: 'tenant-1',
         endpointId: endpoint.id,
         since: new Date(since),
         until: new Date(until),
       });
+      expect(deliveries.requeue).toHaveBeenCalledWith(manager, 'tenant-1', ['d1', 'd2']);
       expect(deliveryQueue.enqueueNow).toHaveBeenCalledWith(['d1', 'd2']);
       expect(result).toEqual({ endpointId: endpoint.id, replayed: 2 });
     });

@@ -6,11 +6,11 @@ import {
   EndpointOrdering,
   EndpointPacingState,
   EndpointStatus,
-  WebhookDeliveryRepository,
-  WebhookEndpointEntity,
+  receivesDeliveries,
+  WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
-import { APP_CONFIG, AppConfig, Principal, ProblemException } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, Principal, validationFailed } from '@fincore/platform';
 import {
   generateSecret,
   generateSigningKeyPair,
@@ -20,6 +20,12 @@ import {
   SecretBox,
   UnsafeDestinationError,
 } from '@fincore/webhooks';
+import {
+  webhookEndpointDisabled,
+  webhookEndpointLimitReached,
+  webhookEndpointNotFound,
+  webhookUrlRefused,
+} from '../common/notification.problems';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import {
   MAX_ENDPOINTS_PER_TENANT,
@@ -32,12 +38,12 @@ import {
   mapRotatedSecret,
   mapWebhookEndpoint,
   mapWebhookEndpointWithSecret,
-} from './webhook-endpoints.mapper';
+} from './webhook-endpoint.mapper';
 import type {
   CreateWebhookEndpointRequest,
   ReplayRequest,
   UpdateWebhookEndpointRequest,
-} from './webhook-endpoints.schemas';
+} from './webhook-endpoint.schemas';
 
 @Injectable()
 export class WebhookEndpointsService {
@@ -45,7 +51,7 @@ export class WebhookEndpointsService {
 
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     private readonly unitOfWork: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
@@ -62,7 +68,7 @@ export class WebhookEndpointsService {
     const endpoint = await this.unitOfWork.run(async ({ manager }) => {
       await this.endpoints.lockTenantForEndpointCreation(manager, principal.tenantId);
       if ((await this.endpoints.countOfTenant(manager, principal.tenantId)) >= MAX_ENDPOINTS_PER_TENANT) {
-        throw new ProblemException('webhook_endpoint_limit_reached', 422, { max: MAX_ENDPOINTS_PER_TENANT });
+        throw webhookEndpointLimitReached(MAX_ENDPOINTS_PER_TENANT);
       }
       return this.endpoints.insert(manager, {
         id: randomUUID(),
@@ -101,17 +107,16 @@ export class WebhookEndpointsService {
   }
 
   async get(principal: Principal, endpointId: string) {
-    return mapWebhookEndpoint(
-      found(await this.endpoints.findOfTenant(principal.tenantId, endpointId), endpointId),
-    );
+    const endpoint = await this.endpoints.findOfTenant(principal.tenantId, endpointId);
+    if (!endpoint) throw webhookEndpointNotFound(endpointId);
+    return mapWebhookEndpoint(endpoint);
   }
 
   /** The ed25519 public key subscribers verify v1a with, and the previous one while it still signs. */
   async publicKey(principal: Principal, endpointId: string) {
-    return mapPublicKey(
-      found(await this.endpoints.findOfTenant(principal.tenantId, endpointId), endpointId),
-      new Date(),
-    );
+    const endpoint = await this.endpoints.findOfTenant(principal.tenantId, endpointId);
+    if (!endpoint) throw webhookEndpointNotFound(endpointId);
+    return mapPublicKey(endpoint, new Date());
   }
 
   /**
@@ -235,21 +240,17 @@ export class WebhookEndpointsService {
   async replay(principal: Principal, endpointId: string, request: ReplayRequest) {
     const until = request.until ? new Date(request.until) : new Date();
     const since = new Date(request.since);
-    if (since >= until) {
-      throw new ProblemException('validation_failed', 400, {}, [
-        { field: 'since', message: 'must be before until' },
-      ]);
-    }
+    if (since >= until) throw validationFailed([{ field: 'since', message: 'must be before until' }]);
     const ids = await this.unitOfWork.run(async ({ manager }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
-      if (endpoint.status !== EndpointStatus.Active)
-        throw new ProblemException('webhook_endpoint_disabled', 409, { endpointId });
-      return this.deliveries.requeueFailedOfEndpoint(manager, {
+      if (!receivesDeliveries(endpoint)) throw webhookEndpointDisabled(endpointId);
+      const failed = await this.deliveries.lockFailedOfEndpoint(manager, {
         tenantId: principal.tenantId,
         endpointId: endpoint.id,
         since,
         until,
       });
+      return this.deliveries.requeue(manager, principal.tenantId, failed);
     });
     await this.deliveryQueue.enqueueNow(ids);
     return { endpointId, replayed: ids.length };
@@ -257,7 +258,9 @@ export class WebhookEndpointsService {
 
   /** The tenant's endpoint, locked until the transaction ends; 404 when deleted or another tenant's. */
   private async lock(manager: EntityManager, principal: Principal, endpointId: string) {
-    return found(await this.endpoints.lockOfTenant(manager, principal.tenantId, endpointId), endpointId);
+    const endpoint = await this.endpoints.lockOfTenant(manager, principal.tenantId, endpointId);
+    if (!endpoint) throw webhookEndpointNotFound(endpointId);
+    return endpoint;
   }
 
   /** SSRF guard at registration; the notifier checks again at every delivery, as DNS can change. */
@@ -269,14 +272,7 @@ export class WebhookEndpointsService {
       return url;
     } catch (error) {
       if (!(error instanceof UnsafeDestinationError)) throw error;
-      throw new ProblemException('webhook_url_refused', 422, { reason: error.message }, [
-        { field: 'url', message: error.message, code: error.reason },
-      ]);
+      throw webhookUrlRefused(error);
     }
   }
-}
-
-function found(endpoint: WebhookEndpointEntity | null, endpointId: string): WebhookEndpointEntity {
-  if (!endpoint) throw new ProblemException('webhook_endpoint_not_found', 404, { endpointId });
-  return endpoint;
 }

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
-import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { WebhookDeliveryAdminRepository } from '@fincore/notifications';
 import { TenantPriority } from '../fairness/tenant-priority';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
@@ -15,12 +15,12 @@ const pending = (n: number, from = 0) =>
   }));
 
 describe('DeliveryReconciler', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
   let sut: DeliveryReconciler;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAdminRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     const priority = newDouble<TenantPriority>();
     priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 3])));
@@ -30,6 +30,24 @@ describe('DeliveryReconciler', () => {
       { RECONCILE_INTERVAL_MS: 1000, WEBHOOK_TIMEOUT_MS: 3000 } as AppConfig,
       priority,
     );
+  });
+
+  describe('onApplicationBootstrap', () => {
+    afterEach(async () => {
+      await sut.onApplicationShutdown();
+      jest.useRealTimers();
+    });
+
+    it('reconciles once at start-up, then every interval', async () => {
+      jest.useFakeTimers();
+      deliveries.pagePending.mockResolvedValue([]);
+      sut.onApplicationBootstrap();
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(deliveries.pagePending).toHaveBeenCalledTimes(2);
+    });
   });
 
   describe('reconcile', () => {

@@ -5,7 +5,7 @@ import { QueueName, WebhookDeliveryJob } from '@fincore/events';
 import {
   DeliveryPosition,
   enqueueWebhookDeliveries,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { TenantPriority } from '../fairness/tenant-priority';
@@ -26,19 +26,22 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   private running?: Promise<unknown>;
 
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryAdminRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly priority: TenantPriority,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
+    const pass = () => {
       if (this.running) return;
       this.running = this.reconcile()
         .catch((e: Error) => this.logger.warn(`Delivery reconcile failed: ${e.message}`))
         .finally(() => (this.running = undefined));
-    }, this.config.RECONCILE_INTERVAL_MS);
+    };
+    this.timer = setInterval(pass, this.config.RECONCILE_INTERVAL_MS);
+    // A first pass at once: deliveries a crash left without a job need not wait a whole interval.
+    pass();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { OutboxEventEntity, UnitOfWork } from '@fincore/events';
 import {
   DeliveryForAttempt,
-  WebhookDeliveryRepository,
+  WebhookDeliveryAdminRepository,
+  WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
@@ -11,6 +12,9 @@ import { generateSecret, generateSigningKeyPair, SecretBox, verifyWebhook } from
 import { newDouble } from '../../../../test/support/doubles';
 import { newUnitOfWork } from '../../../../test/support/unit-of-work-double';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { AttemptAdmission } from './attempt-admission';
+import { AttemptRecorder } from './attempt-recorder';
+import { DeliverySigner } from './delivery-signer';
 import { DeliveryService } from './delivery.service';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
@@ -68,7 +72,8 @@ const response = (statusCode: number): SentAttempt => ({
 });
 
 describe('DeliveryService', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAttemptRepository>;
+  let admin: jest.Mocked<WebhookDeliveryAdminRepository>;
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
   let manager: EntityManager;
   let unitOfWork: jest.Mocked<UnitOfWork>;
@@ -80,7 +85,8 @@ describe('DeliveryService', () => {
   let sut: DeliveryService;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAttemptRepository>();
+    admin = newDouble<WebhookDeliveryAdminRepository>();
     endpoints = newDouble<WebhookEndpointRepository>();
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;
@@ -92,17 +98,25 @@ describe('DeliveryService', () => {
     pacer = newDouble<EndpointPacer>();
     pacer.pace.mockResolvedValue({ kind: 'send' });
     priority = newDouble<TenantPriority>();
-    sut = new DeliveryService(
+    const admission = new AttemptAdmission(deliveries, pacer);
+    const recorder = new AttemptRecorder(
       deliveries,
+      admin,
       endpoints,
       unitOfWork,
-      sender,
-      secrets,
-      metrics,
-      config,
-      pacer,
       new SucceededAttemptRecorder(deliveries),
+      pacer,
+      config,
+    );
+    sut = new DeliveryService(
+      deliveries,
+      admission,
+      new DeliverySigner(secrets),
+      sender,
+      recorder,
+      metrics,
       priority,
+      config,
     );
   });
 
@@ -389,7 +403,7 @@ describe('DeliveryService', () => {
 
       const reason = 'the receiver answered 410 Gone';
       expect(endpoints.disableIfActive).toHaveBeenCalledWith(manager, 'endpoint-1', reason, expect.any(Date));
-      expect(deliveries.failPendingOfEndpoint).toHaveBeenCalledWith(
+      expect(admin.failPendingOfEndpoint).toHaveBeenCalledWith(
         manager,
         'endpoint-1',
         `endpoint disabled: ${reason}`,

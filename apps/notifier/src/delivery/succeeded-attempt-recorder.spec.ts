@@ -1,15 +1,15 @@
-import { AttemptRecord, DeliveryStatus, WebhookDeliveryRepository } from '@fincore/notifications';
+import { AttemptRecord, DeliveryStatus, WebhookDeliveryAttemptRepository } from '@fincore/notifications';
 import { newDouble } from '../../../../test/support/doubles';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 
 const attempt = (deliveryId: string) => ({ deliveryId }) as AttemptRecord;
 
 describe('SucceededAttemptRecorder', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryAttemptRepository>;
   let sut: SucceededAttemptRecorder;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryAttemptRepository>();
     sut = new SucceededAttemptRecorder(deliveries);
   });
 

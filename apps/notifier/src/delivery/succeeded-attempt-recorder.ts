@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AttemptRecord, DeliveryStatus, WebhookDeliveryRepository } from '@fincore/notifications';
+import { AttemptRecord, DeliveryStatus, WebhookDeliveryAttemptRepository } from '@fincore/notifications';
 
 /** Enough rows for one statement to stay short. */
 const MAX_BATCH = 100;
@@ -21,9 +21,9 @@ export class SucceededAttemptRecorder {
   private waiting: Waiting[] = [];
   private flushing = false;
 
-  constructor(private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(private readonly deliveries: WebhookDeliveryAttemptRepository) {}
 
-  /** Answers the delivery's status after, as WebhookDeliveryRepository.recordSucceededAttempt. */
+  /** Answers the delivery's status after, as WebhookDeliveryAttemptRepository.recordSucceededAttempt. */
   record(attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ attempt, resolve, reject });

@@ -1,9 +1,9 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Job, Queue } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { QueueName, WebhookDeliveryJob } from '@fincore/events';
-import { enqueueWebhookDeliveries } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, asTraceCarrier } from '@fincore/platform';
+import { AttemptFollowUp } from './attempt-follow-up';
 import { DeliveryService } from './delivery.service';
 
 /**
@@ -15,7 +15,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   constructor(
     private readonly deliveries: DeliveryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
+    private readonly followUp: AttemptFollowUp,
   ) {
     super();
   }
@@ -25,18 +25,11 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<void> {
-    const outcome = await this.deliveries.attempt(job.data.deliveryId, asTraceCarrier(job.data.trace));
-    if (outcome.kind === 'run_at') {
-      await job.moveToDelayed(outcome.at.getTime(), token);
+    const { deliveryId, trace } = job.data;
+    const next = await this.deliveries.attempt(deliveryId, asTraceCarrier(trace));
+    await this.followUp.follow(deliveryId, next, job.opts.priority ?? 1, async (at) => {
+      await job.moveToDelayed(at.getTime(), token);
       throw new DelayedError();
-    }
-    // The next delivery of an ordered chain sleeps until it looks again; wake it now. A wake-up lost
-    // (a crash, Redis away) only makes it look again later: its own job's time is the net, so this
-    // job, already recorded, does not fail for it.
-    if (outcome.wake) {
-      await enqueueWebhookDeliveries(this.queue, [
-        { deliveryId: outcome.wake.id, runAt: outcome.wake.nextAttemptAt, priority: job.opts.priority ?? 1 },
-      ]).catch(() => undefined);
-    }
+    });
   }
 }

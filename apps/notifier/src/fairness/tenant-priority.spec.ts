@@ -1,13 +1,13 @@
-import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { WebhookDeliveryFanOutRepository } from '@fincore/notifications';
 import { newDouble } from '../../../../test/support/doubles';
 import { TenantPriority } from './tenant-priority';
 
 describe('TenantPriority', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryFanOutRepository>;
   let sut: TenantPriority;
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryFanOutRepository>();
     sut = new TenantPriority(deliveries);
   });
 

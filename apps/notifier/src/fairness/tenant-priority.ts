@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { backlogPriority } from '@fincore/events';
-import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { WebhookDeliveryFanOutRepository } from '@fincore/notifications';
 
 /** How long a tenant's backlog count is reused: priorities need its size, not its exact value. */
 const BACKLOG_TTL_MS = 1000;
@@ -19,7 +19,7 @@ const BACKLOG_TTL_MS = 1000;
 export class TenantPriority {
   private readonly cache = new Map<string, { backlog: number; until: number }>();
 
-  constructor(private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(private readonly deliveries: WebhookDeliveryFanOutRepository) {}
 
   /** `created`: deliveries of the tenant this process has just created, counted into its backlog. */
   async of(tenantId: string, created = 0): Promise<number> {

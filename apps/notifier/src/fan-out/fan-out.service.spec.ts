@@ -1,15 +1,16 @@
 import type { Queue } from 'bullmq';
 import type { WebhookDeliveryJob } from '@fincore/events';
-import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryRepository } from '@fincore/notifications';
+import { CreatedDelivery, DeliveryForAttempt, WebhookDeliveryFanOutRepository } from '@fincore/notifications';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
+import { AttemptFollowUp } from '../delivery/attempt-follow-up';
 import { DeliveryService } from '../delivery/delivery.service';
 import { TenantPriority } from '../fairness/tenant-priority';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
 import { FanOutService } from './fan-out.service';
 
 describe('FanOutService', () => {
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryFanOutRepository>;
   let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let delivery: jest.Mocked<DeliveryService>;
@@ -20,7 +21,7 @@ describe('FanOutService', () => {
     priority = newDouble<TenantPriority>();
     priority.of.mockResolvedValue(2);
     priority.ofAll.mockImplementation(async (ids) => new Map(ids.map((id) => [id, 2])));
-    return new FanOutService(deliveries, queue, metrics, priority, delivery, {
+    return new FanOutService(deliveries, queue, metrics, priority, delivery, new AttemptFollowUp(queue), {
       WEBHOOK_CONCURRENCY: concurrency,
       WEBHOOK_TIMEOUT_MS: 2000,
     } as AppConfig);
@@ -44,7 +45,7 @@ describe('FanOutService', () => {
   const flushPromises = () => new Promise((resolve) => setImmediate(resolve));
 
   beforeEach(() => {
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryFanOutRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     metrics = newNotifierMetricsDouble();
     delivery = newDouble<DeliveryService>();

@@ -6,10 +6,12 @@ import {
   addNewWebhookDeliveries,
   CreatedDelivery,
   enqueueWebhookDeliveries,
-  WebhookDeliveryRepository,
+  WebhookDeliveryFanOutRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, TraceCarrier, traceCarrier } from '@fincore/platform';
+import { AttemptFollowUp } from '../delivery/attempt-follow-up';
 import { DeliveryService } from '../delivery/delivery.service';
+import type { NextRun } from '../delivery/next-run';
 import { TenantPriority } from '../fairness/tenant-priority';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 
@@ -35,11 +37,12 @@ export class FanOutService implements BeforeApplicationShutdown {
   private closing = false;
 
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryFanOutRepository,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     private readonly metrics: NotifierMetrics,
     private readonly priority: TenantPriority,
     private readonly delivery: DeliveryService,
+    private readonly followUp: AttemptFollowUp,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.eventsInFlightLimit = config.WEBHOOK_CONCURRENCY;
@@ -121,25 +124,14 @@ export class FanOutService implements BeforeApplicationShutdown {
     priority: number,
     trace: TraceCarrier | undefined,
   ): Promise<void> {
-    let next;
+    let next: NextRun;
     try {
       next = await this.delivery.attemptRead(created.forAttempt, trace);
     } catch (error) {
       // Not recorded (the database away, say): its job tries again with the queue's backoff.
       this.logger.warn(`First attempt of delivery ${created.id} failed: ${(error as Error).message}`);
-      next = { kind: 'run_at' as const, at: new Date() };
+      next = { kind: 'run_at', at: new Date() };
     }
-    // A job lost here (Redis away, a crash) is the delivery reconciler's to give back.
-    if (next.kind === 'run_at') {
-      await enqueueWebhookDeliveries(this.queue, [
-        { deliveryId: created.id, runAt: next.at, priority },
-      ]).catch((error: Error) =>
-        this.logger.warn(`Could not queue delivery ${created.id}: ${error.message}`),
-      );
-    } else if (next.wake) {
-      await enqueueWebhookDeliveries(this.queue, [
-        { deliveryId: next.wake.id, runAt: next.wake.nextAttemptAt, priority },
-      ]).catch(() => undefined);
-    }
+    await this.followUp.follow(created.id, next, priority);
   }
 }

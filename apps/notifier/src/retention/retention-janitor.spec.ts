@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { OutboxRepository } from '@fincore/events';
-import type { WebhookDeliveryRepository } from '@fincore/notifications';
+import type { WebhookDeliveryRetentionRepository } from '@fincore/notifications';
 import { loadConfig, type AppConfig } from '@fincore/platform';
 import { newDouble } from '../../../../test/support/doubles';
 import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
@@ -10,17 +9,15 @@ const NOW = new Date('2026-03-31T12:00:00Z');
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('RetentionJanitor', () => {
-  let outbox: jest.Mocked<OutboxRepository>;
-  let deliveries: jest.Mocked<WebhookDeliveryRepository>;
+  let deliveries: jest.Mocked<WebhookDeliveryRetentionRepository>;
   let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let sut: RetentionJanitor;
 
   beforeEach(() => {
-    outbox = newDouble<OutboxRepository>();
-    deliveries = newDouble<WebhookDeliveryRepository>();
+    deliveries = newDouble<WebhookDeliveryRetentionRepository>();
     metrics = newNotifierMetricsDouble();
     const config = { OUTBOX_RETENTION_DAYS: 7, DELIVERY_RETENTION_DAYS: 30, RETENTION_INTERVAL_MS: 600_000 };
-    sut = new RetentionJanitor(outbox, deliveries, metrics, config as AppConfig);
+    sut = new RetentionJanitor(deliveries, metrics, config as AppConfig);
     jest.spyOn(Logger.prototype, 'log').mockImplementation();
   });
   afterEach(() => jest.restoreAllMocks());
@@ -33,7 +30,7 @@ describe('RetentionJanitor', () => {
           async () => (order.push('deliveries'), { deliveries: RETENTION_BATCH, attempts: 2500 }),
         )
         .mockImplementationOnce(async () => (order.push('deliveries'), { deliveries: 3, attempts: 4 }));
-      outbox.deleteProcessedBefore
+      deliveries.deleteProcessedEventsBefore
         .mockImplementationOnce(async () => (order.push('events'), RETENTION_BATCH))
         .mockImplementationOnce(async () => (order.push('events'), 0));
 
@@ -44,7 +41,7 @@ describe('RetentionJanitor', () => {
         new Date(NOW.getTime() - 30 * DAY_MS),
         RETENTION_BATCH,
       );
-      expect(outbox.deleteProcessedBefore).toHaveBeenCalledWith(
+      expect(deliveries.deleteProcessedEventsBefore).toHaveBeenCalledWith(
         new Date(NOW.getTime() - 7 * DAY_MS),
         RETENTION_BATCH,
       );
@@ -52,9 +49,9 @@ describe('RetentionJanitor', () => {
 
     it('takes retention in fractions of a day, so a soak run sees it apply within minutes', async () => {
       const config = loadConfig({ OUTBOX_RETENTION_DAYS: '0.001', DELIVERY_RETENTION_DAYS: '0.0005' });
-      sut = new RetentionJanitor(outbox, deliveries, metrics, config);
+      sut = new RetentionJanitor(deliveries, metrics, config);
       deliveries.deleteFinishedBefore.mockResolvedValueOnce({ deliveries: 0, attempts: 0 });
-      outbox.deleteProcessedBefore.mockResolvedValueOnce(0);
+      deliveries.deleteProcessedEventsBefore.mockResolvedValueOnce(0);
 
       await sut.deleteExpired(NOW);
 
@@ -62,7 +59,7 @@ describe('RetentionJanitor', () => {
         new Date(NOW.getTime() - 43_200),
         RETENTION_BATCH,
       );
-      expect(outbox.deleteProcessedBefore).toHaveBeenCalledWith(
+      expect(deliveries.deleteProcessedEventsBefore).toHaveBeenCalledWith(
         new Date(NOW.getTime() - 86_400),
         RETENTION_BATCH,
       );
@@ -75,7 +72,7 @@ describe('RetentionJanitor', () => {
 
     it('counts the deleted rows per table', async () => {
       deliveries.deleteFinishedBefore.mockResolvedValueOnce({ deliveries: 3, attempts: 4 });
-      outbox.deleteProcessedBefore.mockResolvedValueOnce(5);
+      deliveries.deleteProcessedEventsBefore.mockResolvedValueOnce(5);
 
       await sut.deleteExpired(NOW);
 
@@ -99,7 +96,7 @@ describe('RetentionJanitor', () => {
       expect(await sut.deleteExpired(NOW)).toEqual({ deliveries: 1000, attempts: 1000, events: 0 });
 
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(outbox.deleteProcessedBefore).not.toHaveBeenCalled();
+      expect(deliveries.deleteProcessedEventsBefore).not.toHaveBeenCalled();
     });
   });
 });

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { OutboxRepository } from '@fincore/events';
-import { WebhookDeliveryRepository } from '@fincore/notifications';
+import { WebhookDeliveryRetentionRepository } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, deleteInBatches, PeriodicTask } from '@fincore/platform';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 
@@ -25,8 +24,7 @@ export class RetentionJanitor implements OnApplicationBootstrap, OnModuleDestroy
   private readonly task: PeriodicTask;
 
   constructor(
-    private readonly outbox: OutboxRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryRetentionRepository,
     private readonly metrics: NotifierMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -56,7 +54,7 @@ export class RetentionJanitor implements OnApplicationBootstrap, OnModuleDestroy
       });
       const eventCutoff = new Date(now.getTime() - this.config.OUTBOX_RETENTION_DAYS * DAY_MS);
       await deleteInBatches(RETENTION_BATCH, async (limit) => {
-        const gone = await this.outbox.deleteProcessedBefore(eventCutoff, limit);
+        const gone = await this.deliveries.deleteProcessedEventsBefore(eventCutoff, limit);
         this.count(round, 'events', gone);
         return gone;
       });

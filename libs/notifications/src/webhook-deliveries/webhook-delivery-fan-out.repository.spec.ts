@@ -3,18 +3,19 @@ import type { TenantEntity } from '@fincore/platform';
 import { NotificationRows } from '../../../../test/support/builders/notifications';
 import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
 import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
-import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
+import { WebhookDeliveryFanOutRepository } from './webhook-delivery-fan-out.repository';
 
-describe('WebhookDeliveryRepository: fan-out', () => {
+describe('WebhookDeliveryFanOutRepository', () => {
   let db: TestDatabase;
   let rows: NotificationRows;
-  let sut: WebhookDeliveryRepository;
+  let sut: WebhookDeliveryFanOutRepository;
   let tenant: TenantEntity;
 
   beforeAll(async () => {
     db = await openTestDatabase([...NOTIFICATION_ENTITIES, OutboxEventEntity]);
     rows = new NotificationRows(db.dataSource);
-    sut = new WebhookDeliveryRepository(db.dataSource);
+    sut = new WebhookDeliveryFanOutRepository(db.dataSource);
   });
   afterAll(() => db.close());
   beforeEach(async () => {
@@ -50,7 +51,9 @@ describe('WebhookDeliveryRepository: fan-out', () => {
       const eventId = await rows.event(tenant);
       const [created] = await sut.claimEventAndCreateDeliveries(eventId, new Date());
 
-      expect(created.forAttempt).toEqual(await sut.findForAttempt(created.id));
+      expect(created.forAttempt).toEqual(
+        await new WebhookDeliveryAttemptRepository(db.dataSource).findForAttempt(created.id),
+      );
       expect(created.forAttempt).toMatchObject({
         id: created.id,
         endpointId: endpoint.id,
@@ -211,22 +214,6 @@ describe('WebhookDeliveryRepository: fan-out', () => {
       for (const id of events) await sut.claimEventAndCreateDeliveries(id, new Date());
 
       expect((await sequences(onlyPersons.id)).map((d: { sequence: number }) => d.sequence)).toEqual([1, 2]);
-    });
-
-    it('finds the pending delivery ahead of one in its chain, and the next one behind it', async () => {
-      const endpoint = await rows.endpoint(tenant, { ordering: 'SUBJECT' });
-      const link = (sequence: number, status: 'PENDING' | 'SUCCEEDED' | 'FAILED' = 'PENDING') =>
-        rows.delivery(endpoint, { subjectType: 'person', subjectId: 'p-1', sequence, status });
-      await link(1, 'SUCCEEDED');
-      const second = await link(2);
-      await link(3, 'FAILED');
-      const fourth = await link(4);
-      const chain = { endpointId: endpoint.id, subjectType: 'person', subjectId: 'p-1' };
-
-      expect((await sut.pendingInChain({ ...chain, sequence: 4 }, 'before'))?.id).toBe(second.id);
-      expect(await sut.pendingInChain({ ...chain, sequence: 2 }, 'before')).toBeUndefined();
-      expect((await sut.pendingInChain({ ...chain, sequence: 2 }, 'after'))?.id).toBe(fourth.id);
-      expect(await sut.pendingInChain({ ...chain, subjectId: 'p-2', sequence: 9 }, 'before')).toBeUndefined();
     });
 
     it("counts a tenant's pending deliveries as its backlog", async () => {

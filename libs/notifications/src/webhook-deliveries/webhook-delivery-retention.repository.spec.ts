@@ -9,7 +9,7 @@ import { DeliveryStatus } from '../statuses';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
-import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookDeliveryRetentionRepository } from './webhook-delivery-retention.repository';
 
 const DAY_MS = 24 * 3600 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
@@ -68,9 +68,9 @@ describe('Retention deletes (PostgreSQL)', () => {
   const eventIds = async () =>
     (await db.query(`SELECT id FROM events.outbox`)).map((r: { id: string }) => r.id).sort();
 
-  describe('WebhookDeliveryRepository.deleteFinishedBefore', () => {
-    let sut: WebhookDeliveryRepository;
-    beforeAll(() => (sut = new WebhookDeliveryRepository(db)));
+  describe('WebhookDeliveryRetentionRepository.deleteFinishedBefore', () => {
+    let sut: WebhookDeliveryRetentionRepository;
+    beforeAll(() => (sut = new WebhookDeliveryRetentionRepository(db)));
 
     it('deletes finished deliveries past the cutoff with their attempts, and keeps newer and pending ones', async () => {
       await delivery(DeliveryStatus.Succeeded, daysAgo(40), 1);
@@ -141,9 +141,9 @@ describe('Retention deletes (PostgreSQL)', () => {
     });
   });
 
-  describe('OutboxRepository.deleteProcessedBefore', () => {
-    let sut: OutboxRepository;
-    beforeAll(() => (sut = new OutboxRepository(db)));
+  describe('WebhookDeliveryRetentionRepository.deleteProcessedEventsBefore', () => {
+    let sut: WebhookDeliveryRetentionRepository;
+    beforeAll(() => (sut = new WebhookDeliveryRetentionRepository(db)));
 
     const event = async (processed: Date | null) => {
       const id = await rows.event(tenant);
@@ -157,7 +157,7 @@ describe('Retention deletes (PostgreSQL)', () => {
       const recent = await event(daysAgo(6));
       const unprocessed = await event(null);
 
-      expect(await sut.deleteProcessedBefore(daysAgo(7), 1000)).toBe(2);
+      expect(await sut.deleteProcessedEventsBefore(daysAgo(7), 1000)).toBe(2);
 
       expect(await eventIds()).toEqual([recent, unprocessed].sort());
     });
@@ -173,7 +173,7 @@ describe('Retention deletes (PostgreSQL)', () => {
         nextAttemptAt: null,
       });
 
-      expect(await sut.deleteProcessedBefore(daysAgo(7), 1000)).toBe(1);
+      expect(await sut.deleteProcessedEventsBefore(daysAgo(7), 1000)).toBe(1);
 
       expect(await eventIds()).toEqual([ofPending, ofFinished].sort());
       expect(await eventIds()).not.toContain(orphan);
@@ -183,7 +183,7 @@ describe('Retention deletes (PostgreSQL)', () => {
       for (let i = 0; i < 5; i++) await event(daysAgo(10));
 
       const batches = [];
-      for (let i = 0; i < 3; i++) batches.push(await sut.deleteProcessedBefore(daysAgo(7), 2));
+      for (let i = 0; i < 3; i++) batches.push(await sut.deleteProcessedEventsBefore(daysAgo(7), 2));
 
       expect(batches).toEqual([2, 2, 1]);
       expect(await count('events.outbox')).toBe(0);
@@ -195,12 +195,12 @@ describe('Retention deletes (PostgreSQL)', () => {
 
       const deleting = (async () => {
         let total = 0;
-        for (let n = 2; n === 2; total += n) n = await sut.deleteProcessedBefore(daysAgo(7), 2);
+        for (let n = 2; n === 2; total += n) n = await sut.deleteProcessedEventsBefore(daysAgo(7), 2);
         return total;
       })();
       const writing = (async () => {
         const written = await event(null);
-        expect(await sut.markProcessed(waiting)).toBe(true);
+        expect(await new OutboxRepository(db).markProcessed(waiting)).toBe(true);
         return written;
       })();
       const [deleted, written] = await Promise.all([deleting, writing]);

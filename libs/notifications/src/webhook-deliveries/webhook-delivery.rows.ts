@@ -2,6 +2,18 @@ import { OutboxEventEntity } from '@fincore/events';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
 import type { AttemptOutcome, DeliveryStatus, EndpointStatus } from '../statuses';
 
+/** The size of last_error; longer reasons are cut. */
+export const DELIVERY_ERROR_LENGTH = 500;
+
+/**
+ * What an attempt needs of endpoint `e`: its address, state, secrets, rate limit and the pause
+ * left. The fan-out's statement and the attempt read both answer it, as DeliveryForAttemptRow.
+ */
+export const ENDPOINT_FOR_ATTEMPT = `e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
+  e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms`;
+
 /** A delivery with what one attempt needs: its endpoint's address and secrets, and its event. */
 export interface DeliveryForAttempt {
   id: string;

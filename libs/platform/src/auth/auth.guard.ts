@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { requestContext } from '../context/request-context';
-import { ProblemException } from '../errors/problem';
-import { Principal } from './principal';
+import { Principal } from '../context/principal';
+import { insufficientScope, tenantHeaderRequired, tenantMismatch, unauthenticated } from './auth.problems';
 import { RouteRules, routeRules } from './route-rules';
 import { TokenService } from './token.service';
 
@@ -30,24 +30,17 @@ export class AuthGuard implements CanActivate {
   }
 
   private admit(request: Request, principal: Principal | undefined, rules: RouteRules): true {
-    if (!principal)
-      throw new ProblemException('unauthenticated', 401, {}, undefined, {
-        'www-authenticate': 'x-auth-token',
-      });
+    if (!principal) throw unauthenticated();
 
     const tenantHeader = request.headers['x-tenant-code'];
     if (tenantHeader === undefined || tenantHeader === '') {
-      if (rules.tenantHeaderRequired) {
-        throw new ProblemException('tenant_header_required', 400, {}, [
-          { field: 'header:x-tenant-code', message: 'required' },
-        ]);
-      }
+      if (rules.tenantHeaderRequired) throw tenantHeaderRequired();
     } else if (tenantHeader !== principal.tenantCode) {
-      throw new ProblemException('tenant_mismatch', 403);
+      throw tenantMismatch();
     }
 
     const missing = rules.requiredScopes.filter((s) => !principal.scopes.includes(s));
-    if (missing.length) throw new ProblemException('insufficient_scope', 403, { required: missing });
+    if (missing.length) throw insufficientScope(missing);
 
     request.principal = principal;
     const ctx = requestContext.current();

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ProblemException } from '../errors/problem';
-import { ApiDocs } from '../http/openapi-docs';
-import { Principal } from './principal';
+import { ApiDocs } from '../api-docs/api-docs';
+import { Principal } from '../context/principal';
+import { missingPrincipal } from './auth.problems';
 import { Scope } from './scopes';
 
 export const IS_PUBLIC = 'fincore:public';
@@ -73,6 +73,6 @@ export const RequireTenantHeader = () =>
 /** The authenticated caller; only on routes behind the auth guard. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
   const principal = ctx.switchToHttp().getRequest<{ principal?: Principal }>().principal;
-  if (!principal) throw new ProblemException('unauthenticated', 401);
+  if (!principal) throw missingPrincipal();
   return principal;
 });

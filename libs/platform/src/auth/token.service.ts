@@ -3,8 +3,9 @@ import { BoundedMap } from '../cache/bounded-map';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS, tokenRevokedChannel } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-connection';
+import { connectionErrorLog } from '../redis/redis-errors';
 import { ApiTokenRepository } from './api-token.repository';
-import { Principal } from './principal';
+import { Principal } from '../context/principal';
 import { hashToken, looksLikeToken } from './token-secret';
 
 interface CacheEntry {
@@ -48,7 +49,10 @@ export class TokenService implements OnModuleInit, OnApplicationShutdown {
     this.subscriber.on('message', (_channel, tokenId: string) => this.forget(tokenId));
     // After a reconnect revocations may have been missed: start cold rather than stale.
     this.subscriber.on('ready', () => this.forgetAll());
-    this.subscriber.on('error', (e) => this.logger.warn(`Token revocation subscriber: ${e.message}`));
+    this.subscriber.on(
+      'error',
+      connectionErrorLog('Token revocation subscriber', (m) => this.logger.warn(m)),
+    );
     await this.subscriber.subscribe(tokenRevokedChannel(this.config)).catch((e: Error) => {
       this.logger.warn(`Cannot subscribe to token revocations: ${e.message}`);
     });

@@ -1,5 +1,6 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-connection';
+import { connectionErrorLog } from '../redis/redis-errors';
 import type { AppConfig } from '../config/config';
 import { redisKey } from '../redis/redis.module';
 import { BoundedMap } from './bounded-map';
@@ -46,7 +47,10 @@ export class ReplicatedCache<V> {
     this.subscriber = this.options.redis.duplicate();
     this.subscriber.on('message', (_channel: string, key: string) => this.forget(key));
     this.subscriber.on('ready', () => this.forgetAll());
-    this.subscriber.on('error', (e: Error) => this.logger.warn(`Change subscriber: ${e.message}`));
+    this.subscriber.on(
+      'error',
+      connectionErrorLog('Change subscriber', (m) => this.logger.warn(m)),
+    );
     await this.subscriber
       .subscribe(this.options.channel)
       .catch((e: Error) => this.logger.warn(`Cannot subscribe to changes: ${e.message}`));

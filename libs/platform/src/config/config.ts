@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DATABASE_TIMEOUT_DEFAULTS as DB } from '@fincore/database';
-import { parseRedisClusterNodes } from '../redis/cluster-nodes';
+import { parseRedisClusterNodes } from './cluster-nodes';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const bool = (fallback: boolean) =>

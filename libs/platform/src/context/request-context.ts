@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Principal } from '../auth/principal';
+import type { Principal } from './principal';
 
 export interface RequestContext {
   requestId: string;

@@ -5,7 +5,8 @@ import { Logger } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/config';
 import { sendProblem } from './problem.filter';
-import { ProblemException } from './problem';
+import { headersTooLarge, malformedRequest, requestTimeout } from './common.problems';
+import type { ProblemException } from './problem';
 import { PROBLEM_CONTENT_TYPE, renderProblem } from './render';
 
 // Errors the HTTP layer meets before a request reaches Nest: they get the same problem+json
@@ -34,11 +35,11 @@ export function clientErrorProblem(error: Error & { code?: string }): ProblemExc
     case 'EPIPE':
       return undefined;
     case 'HPE_HEADER_OVERFLOW':
-      return new ProblemException('headers_too_large', 431, { limit: maxHeaderSize });
+      return headersTooLarge(maxHeaderSize);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ProblemException('request_timeout', 408);
+      return requestTimeout();
     default:
-      return new ProblemException('malformed_request', 400);
+      return malformedRequest();
   }
 }
 

@@ -12,7 +12,8 @@ export interface FieldError {
 
 /**
  * A failure the caller can act on, rendered as application/problem+json. `code` is the stable
- * machine code; its title and detail come localised from the message registry.
+ * machine code; its title and detail come localised from the message registry. Code raises it
+ * through its context's problem factories (defineProblems), which hold each code's status.
  */
 export class ProblemException extends Error {
   constructor(

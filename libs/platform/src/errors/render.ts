@@ -1,6 +1,17 @@
 import { HttpException } from '@nestjs/common';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyOutage } from './dependency-errors';
 import { localise, localiseFieldError, negotiateLanguage, Language } from './messages';
+import './field-messages';
+import {
+  dependencyUnavailable,
+  internalError,
+  malformedJson,
+  malformedUrl,
+  payloadTooLarge,
+  routeNotFound,
+  unsupportedMediaType,
+  uriTooLong,
+} from './common.problems';
 import { FieldError, ProblemException } from './problem';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -26,6 +37,10 @@ export interface RenderedProblem {
   unexpected: boolean;
 }
 
+/**
+ * The generic code of a framework's own HTTP error (Fastify's, Nest's), which keeps the status the
+ * framework gave it; every other problem takes its status from its code's catalog.
+ */
 const STATUS_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthenticated',
@@ -54,16 +69,16 @@ function classifyFastify(error: unknown, bodyLimit: number): ProblemException | 
   if (typeof fst?.code !== 'string' || !fst.code.startsWith('FST_')) return undefined;
   switch (fst.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ProblemException('payload_too_large', 413, { limit: bodyLimit });
+      return payloadTooLarge(bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ProblemException('unsupported_media_type', 415);
+      return unsupportedMediaType();
     case 'FST_ERR_BAD_URL':
-      return new ProblemException('malformed_url', 400);
+      return malformedUrl();
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ProblemException('uri_too_long', 414, { limit: MAX_PARAM_LENGTH });
+      return uriTooLong(MAX_PARAM_LENGTH);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ProblemException('malformed_json', 400);
+      return malformedJson();
   }
   if (fst.statusCode && fst.statusCode >= 400 && fst.statusCode < 500) {
     return new ProblemException(STATUS_CODES[fst.statusCode] ?? 'bad_request', fst.statusCode, {
@@ -78,20 +93,15 @@ function classify(error: unknown, req: RequestLike, bodyLimit: number): ProblemE
   const direct =
     classifyFastify(error, bodyLimit) ?? classifyFastify((error as { cause?: unknown })?.cause, bodyLimit);
   if (direct) return direct;
-  if (dependencyOutage(error)) {
-    const retryAfter = DEPENDENCY_RETRY_AFTER_SECONDS;
-    return new ProblemException('dependency_unavailable', 503, { retryAfter }, undefined, {
-      'retry-after': String(retryAfter),
-    });
-  }
+  if (dependencyOutage(error)) return dependencyUnavailable(DEPENDENCY_RETRY_AFTER_SECONDS);
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const path = (req.url ?? '').split('?')[0];
     if (status === 404 && /^Cannot \w+ /.test(error.message)) {
-      return new ProblemException('route_not_found', 404, { method: req.method, path });
+      return routeNotFound(req.method, path);
     }
-    if (status === 413) return new ProblemException('payload_too_large', 413, { limit: bodyLimit });
-    if (status === 400 && /JSON/.test(error.message)) return new ProblemException('malformed_json', 400);
+    if (status === 413) return payloadTooLarge(bodyLimit);
+    if (status === 400 && /JSON/.test(error.message)) return malformedJson();
     const code = STATUS_CODES[status];
     if (code && status < 500) return new ProblemException(code, status, { reason: error.message });
   }
@@ -106,7 +116,7 @@ export function renderProblem(
   bodyLimit: number,
 ): RenderedProblem {
   const language = negotiateLanguage(req.headers['accept-language']);
-  const problem = classify(error, req, bodyLimit) ?? new ProblemException('internal_error', 500);
+  const problem = classify(error, req, bodyLimit) ?? internalError();
   const { title, detail } = localise(problem.code, language, problem.params);
   const body: ProblemBody = {
     type: `urn:fincore:problem:${problem.code}`,

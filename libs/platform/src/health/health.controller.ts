@@ -9,7 +9,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/decorators';
 import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors/dependency-errors';
-import { ApiDocs } from '../http/openapi-docs';
+import { ApiDocs } from '../api-docs/api-docs';
 import { REDIS } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-connection';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, RawServerDefault } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ProblemException } from '../errors/problem';
+import { jsonTooDeep } from './http.problems';
 
 /** Deeper than any body fincore documents by far; deeper bodies are refused before parsing. */
 export const MAX_JSON_DEPTH = 32;
@@ -43,7 +43,7 @@ export function useBoundedJsonParser(app: NestFastifyApplication, bodyLimit: num
   const parse = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', { bodyLimit }, (request, body, done) => {
     if (jsonNestsDeeperThan(body, MAX_JSON_DEPTH)) {
-      done(new ProblemException('json_too_deep', 400, { limit: MAX_JSON_DEPTH }), undefined);
+      done(jsonTooDeep(MAX_JSON_DEPTH), undefined);
       return;
     }
     parse(request, body.toString('utf8'), done);

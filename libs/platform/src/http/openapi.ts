@@ -4,7 +4,7 @@ import { AUTH_SECURITY_NAME } from '../auth/decorators';
 import { SCOPES } from '../auth/scopes';
 import { documentIdempotencyKey } from '../idempotency/idempotency.openapi';
 import { documentCommonAnswers } from './openapi-answers';
-import { applyApiDocs } from './openapi-docs';
+import { applyApiDocs } from '../api-docs/api-docs';
 
 type Swagger = typeof import('@nestjs/swagger');
 

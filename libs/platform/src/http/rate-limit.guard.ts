@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Principal } from '../auth/principal';
+import { Principal } from '../context/principal';
 import { routeRules } from '../auth/route-rules';
-import { ProblemException } from '../errors/problem';
+import { rateLimited } from './http.problems';
 import { RateDecision, RateLimiter } from './rate-limiter';
 
 type Reply = { header(name: string, value: string): unknown };
@@ -55,9 +55,7 @@ export class RateLimitGuard implements CanActivate {
     reply.header('ratelimit-limit', String(max));
     reply.header('ratelimit-remaining', String(Math.max(0, max - decision.count)));
     if (!decision.allowed) {
-      throw new ProblemException('rate_limited', 429, { retryAfter: decision.retryAfter }, undefined, {
-        'retry-after': String(decision.retryAfter),
-      });
+      throw rateLimited(decision.retryAfter);
     }
     return true;
   }

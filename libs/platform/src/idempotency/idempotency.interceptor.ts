@@ -1,15 +1,10 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, of } from 'rxjs';
-import { Principal } from '../auth/principal';
-import { ProblemException } from '../errors/problem';
-import {
-  IDEMPOTENCY_IN_FLIGHT_RETRY_AFTER_SECONDS,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
-  parseIdempotencyKey,
-  requestFingerprint,
-} from './idempotency-key';
+import { Principal } from '../context/principal';
+import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
 import { IdempotencyKeys } from './idempotency-keys.service';
+import { idempotencyKeyInFlight, idempotencyKeyInvalid, idempotencyKeyReused } from './idempotency.problems';
 import { markClaimed, markReplay } from './idempotent-replies';
 import { WITHOUT_IDEMPOTENCY_KEY } from './without-idempotency-key.decorator';
 
@@ -47,12 +42,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const key = parseIdempotencyKey(header);
     if (key === undefined) {
-      throw new ProblemException('idempotency_key_invalid', 400, { max: IDEMPOTENCY_KEY_MAX_LENGTH }, [
-        {
-          field: 'header:idempotency-key',
-          message: `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters`,
-        },
-      ]);
+      throw idempotencyKeyInvalid();
     }
     const fingerprint = requestFingerprint(key, request.method, request.url, request.body);
     const outcome = await this.keys.claim(request.principal.tenantId, key, fingerprint);
@@ -64,14 +54,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
         // The stored status, headers and body replace this empty answer as it is sent.
         markReplay(request, outcome.answer);
         return of(undefined);
-      case 'in_flight': {
-        const retryAfter = IDEMPOTENCY_IN_FLIGHT_RETRY_AFTER_SECONDS;
-        throw new ProblemException('idempotency_key_in_flight', 409, { retryAfter }, undefined, {
-          'retry-after': String(retryAfter),
-        });
-      }
+      case 'in_flight':
+        throw idempotencyKeyInFlight();
       case 'mismatch':
-        throw new ProblemException('idempotency_key_reused', 422);
+        throw idempotencyKeyReused();
     }
   }
 }

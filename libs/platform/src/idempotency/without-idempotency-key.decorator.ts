@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiDocs } from '../http/openapi-docs';
+import { ApiDocs } from '../api-docs/api-docs';
 
 export const WITHOUT_IDEMPOTENCY_KEY = 'fincore:without-idempotency-key';
 /** Marks the operation in the OpenAPI document until the document is completed (then removed). */

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Injectable, Module, Global } from '@nestjs/common';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Public } from '../auth/decorators';
-import { ApiDocs } from '../http/openapi-docs';
+import { ApiDocs } from '../api-docs/api-docs';
 
 /** One registry per application instance (not prom-client's global one), so apps can share a process in tests. */
 @Injectable()

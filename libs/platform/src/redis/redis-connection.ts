@@ -1,6 +1,6 @@
 import Redis, { Cluster } from 'ioredis';
 import type { AppConfig } from '../config/config';
-import { describeRedisNodes, parseRedisClusterNodes } from './cluster-nodes';
+import { describeRedisNodes, parseRedisClusterNodes } from '../config/cluster-nodes';
 
 /** A connection to the configured Redis: one server, or a Redis Cluster when REDIS_CLUSTER_NODES is set. */
 export type RedisClient = Redis | Cluster;

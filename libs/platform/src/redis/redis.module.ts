@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { closeRedisClient, createRedisClient, type RedisClient } from './redis-connection';
+import { logConnectionErrors } from './redis-errors';
 
 export const REDIS = Symbol('REDIS');
 
@@ -28,12 +29,15 @@ class RedisCloser implements OnApplicationShutdown {
       provide: REDIS,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
-        createRedisClient(config, {
-          maxRetriesPerRequest: 2,
-          // A frozen Redis keeps the socket open and answers nothing: without a bound, nor would we.
-          commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
-          enableOfflineQueue: true,
-        }),
+        logConnectionErrors(
+          createRedisClient(config, {
+            maxRetriesPerRequest: 2,
+            // A frozen Redis keeps the socket open and answers nothing: without a bound, nor would we.
+            commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
+            enableOfflineQueue: true,
+          }),
+          'Redis connection',
+        ),
     },
     RedisCloser,
   ],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProblemException } from '../errors/problem';
+import { invalidCursor } from './validation.problems';
 
 /** A keyset position over (createdAt desc, id desc): stable while new rows arrive. */
 export interface KeysetPosition {
@@ -18,10 +18,6 @@ const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 /** The query parameter: an opaque string of bounded length; its content is checked by decode. */
 export function cursorParam() {
   return z.string().max(CURSOR_MAX_LENGTH);
-}
-
-export function invalidCursor(field = 'cursor'): ProblemException {
-  return new ProblemException('invalid_cursor', 400, {}, [{ field, message: 'unknown cursor' }]);
 }
 
 /** Opaque cursors of keyset pages; decode refuses anything encode did not make with 400 invalid_cursor. */

@@ -1,7 +1,8 @@
 import { StandardSchemaValidationPipe } from '@nestjs/common';
 import { stripProtoKeys } from '@nestjs/common/utils/strip-proto-keys.util';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { FieldError, ProblemException } from '../errors/problem';
+import type { FieldError } from '../errors/problem';
+import { validationFailed } from './validation.problems';
 
 /** `authorisationTypes[2].serviceCode` from a Standard Schema issue path. */
 export function fieldPath(path: StandardSchemaV1.Issue['path']): string {
@@ -126,6 +127,6 @@ class SchemaValidationPipe extends StandardSchemaValidationPipe {
 /** Validates every parameter that declares a schema (`@Body({ schema })`) and answers 400 with errors[]. */
 export function createValidationPipe(): StandardSchemaValidationPipe {
   return new SchemaValidationPipe({
-    exceptionFactory: (issues) => new ProblemException('validation_failed', 400, {}, toFieldErrors(issues)),
+    exceptionFactory: (issues) => validationFailed(toFieldErrors(issues)),
   });
 }

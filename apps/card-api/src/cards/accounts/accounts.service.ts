@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
 import { mapAccount } from './account.mapper';
+import { accountExists, accountNotFound } from './account.problems';
 import { AccountChanges } from './account-changes';
 import { AccountRepository } from './account.repository';
 import type { CreateAccountBody } from './account.schemas';
@@ -16,14 +17,14 @@ export class AccountsService {
 
   async createAccount(principal: Principal, body: z.infer<typeof CreateAccountBody>) {
     const account = await this.accounts.createIfNew({ tenantId: principal.tenantId, ...body });
-    if (!account) throw new ProblemException('account_exists', 409, { accountId: body.accountId });
+    if (!account) throw accountExists(body.accountId);
     await this.changes.accountChanged(principal.tenantId, body.accountId);
     return mapAccount(account);
   }
 
   async getAccount(principal: Principal, accountId: string) {
     const account = await this.accounts.findByAccountId(principal.tenantId, accountId);
-    if (!account) throw new ProblemException('account_not_found', 404, { accountId });
+    if (!account) throw accountNotFound(accountId);
     return mapAccount(account);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
 import { AccountRepository } from '../accounts/account.repository';
 import { acceptsNewCards } from '../domain/account';
@@ -8,6 +8,14 @@ import { applicableServiceCodes, profileOf, toFlags } from '../domain/card-setti
 import { assertSettingsAcceptable } from './settings-problems';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { mapCard } from './card.mapper';
+import {
+  accountClosed,
+  cardClosed,
+  cardExists,
+  cardNotFound,
+  unknownAccount,
+  unknownUsageGroup,
+} from './card.problems';
 import { CardRefs } from './card-refs';
 import { CardRepository } from './card.repository';
 import type { ChangeCardStatusBody, CreateCardBody } from './card.schemas';
@@ -28,12 +36,11 @@ export class CardsService {
     const created = await this.uow.run(async ({ manager }) => {
       const tenantId = principal.tenantId;
       const account = await this.accounts.findByAccountId(manager, tenantId, body.accountId);
-      if (!account) throw new ProblemException('unknown_account', 422, { accountId: body.accountId });
-      if (!acceptsNewCards(account))
-        throw new ProblemException('account_closed', 422, { accountId: body.accountId });
+      if (!account) throw unknownAccount(body.accountId);
+      if (!acceptsNewCards(account)) throw accountClosed(body.accountId);
       // FOR SHARE: a concurrent change of the group waits, so the card's flags fit the group in force.
       const group = await this.usageGroups.lockForShare(manager, tenantId, body.usageGroup);
-      if (!group) throw new ProblemException('unknown_usage_group', 422, { code: body.usageGroup });
+      if (!group) throw unknownUsageGroup(body.usageGroup);
 
       const profile = profileOf(body, group);
       let flags: Record<string, boolean>;
@@ -62,7 +69,7 @@ export class CardsService {
         settingsVersion: 1,
         settingsChangedAt: new Date(),
       });
-      if (!card) throw new ProblemException('card_exists', 409, { cardId: body.cardId });
+      if (!card) throw cardExists(body.cardId);
       return mapCard(card, group);
     });
     // The account's card types changed with it.
@@ -72,7 +79,7 @@ export class CardsService {
 
   async getCard(principal: Principal, cardId: string) {
     const found = await this.cards.findWithUsageGroup(principal.tenantId, cardId);
-    if (!found) throw new ProblemException('card_not_found', 404, { cardId });
+    if (!found) throw cardNotFound(cardId);
     return mapCard(found.card, found.group);
   }
 
@@ -80,10 +87,10 @@ export class CardsService {
   async changeStatus(principal: Principal, cardId: string, body: z.infer<typeof ChangeCardStatusBody>) {
     const { changed, view } = await this.uow.run(async ({ manager }) => {
       const locked = await this.cards.lockCardForChange(manager, principal.tenantId, cardId);
-      if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
+      if (!locked) throw cardNotFound(cardId);
       const { card, group } = locked;
       const transition = cardStatusTransition(card.status, body.status);
-      if (transition.kind === 'refused') throw new ProblemException('card_closed', 409, { cardId });
+      if (transition.kind === 'refused') throw cardClosed(cardId);
       if (transition.kind === 'change') {
         card.status = body.status;
         await this.cards.updateStatus(manager, card.id, body.status);

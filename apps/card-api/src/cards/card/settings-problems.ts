@@ -1,4 +1,5 @@
-import { FieldError, ProblemException } from '@fincore/platform';
+import type { FieldError } from '@fincore/platform';
+import { settingsRefused } from './card-settings.problems';
 import {
   AuthorisationType,
   CardProfile,
@@ -38,12 +39,9 @@ export function assertSettingsAcceptable(
           message: `${FIELD_MESSAGE[violation.code]}: ${requested[i].serviceCode}`,
           code: violation.code,
         }));
-  throw new ProblemException(
+  throw settingsRefused(
     violation.code,
-    violation.status,
     { ...context, network: profile.network, serviceCodes: violation.serviceCodes },
     errors,
-    {},
-    { serviceCodes: violation.serviceCodes },
   );
 }

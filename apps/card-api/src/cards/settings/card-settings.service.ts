@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { Principal, ProblemException, requestContext } from '@fincore/platform';
 import { EventData, OutboxRows, Transaction, UnitOfWork } from '@fincore/events';
 import { CardEntity } from '../card/card.entity';
+import { cardClosed, cardNotFound } from '../card/card.problems';
+import { unknownServiceCode } from '../card/card-settings.problems';
 import { CardRepository, CardWithUsageGroup, FlagsUpdate, SettingsUpdate } from '../card/card.repository';
 import { CardStatus } from '../domain/card-status';
 import { isServiceCode } from '../domain/service-codes';
@@ -42,8 +44,7 @@ interface ChangePlan {
  * refusals (card_closed, the service-code problems).
  */
 function planChange({ card, group }: CardWithUsageGroup, body: ChangeBody): ChangePlan {
-  if (card.status === CardStatus.CLOSED)
-    throw new ProblemException('card_closed', 409, { cardId: card.cardId });
+  if (card.status === CardStatus.CLOSED) throw cardClosed(card.cardId);
   const profile = profileOf(card, group);
   assertSettingsAcceptable(body.authorisationTypes, profile, { cardId: card.cardId, usageGroup: group.code });
   const previous = settingsOf(card, group);
@@ -128,7 +129,7 @@ export class CardSettingsService implements UsageGroupCards {
     body: ChangeBody,
   ): Promise<CardSettings> {
     const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
-    if (!locked) throw new ProblemException('card_not_found', 404, { cardId });
+    if (!locked) throw cardNotFound(cardId);
     const plan = planChange(locked, body);
     if (plan.changed.length === 0) return plan.current;
     const update = this.settingsUpdate(locked.card, plan, body);
@@ -218,9 +219,7 @@ export class CardSettingsService implements UsageGroupCards {
   /** Whether an authorisation with the service code may go through now, from the committed settings. */
   async checkAuthorisation(principal: Principal, cardId: string, serviceCode: string) {
     if (!isServiceCode(serviceCode)) {
-      throw new ProblemException('unknown_service_code', 400, { serviceCodes: [serviceCode] }, [
-        { field: 'serviceCode', message: `not a service code: ${serviceCode}`, code: 'unknown_service_code' },
-      ]);
+      throw unknownServiceCode(serviceCode);
     }
     const { card, group } = await this.findCard(principal, cardId);
     const decision = decideAuthorisation(
@@ -279,7 +278,7 @@ export class CardSettingsService implements UsageGroupCards {
 
   private async findCard(principal: Principal, cardId: string) {
     const found = await this.cards.findWithUsageGroup(principal.tenantId, cardId);
-    if (!found) throw new ProblemException('card_not_found', 404, { cardId });
+    if (!found) throw cardNotFound(cardId);
     return found;
   }
 }

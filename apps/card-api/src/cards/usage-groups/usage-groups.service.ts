@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { Principal, ProblemException } from '@fincore/platform';
+import { Principal } from '@fincore/platform';
 import { UnitOfWork } from '@fincore/events';
 import { inCatalogOrder } from '../domain/service-codes';
 import { UsageGroupCards } from './usage-group-cards';
 import { mapUsageGroup, mapUsageGroupList } from './usage-group.mapper';
+import { usageGroupExists, usageGroupNotFound } from './usage-group.problems';
 import { UsageGroupRepository } from './usage-group.repository';
 import type { CreateUsageGroupBody, UpdateUsageGroupBody } from './usage-group.schemas';
 
@@ -24,7 +25,7 @@ export class UsageGroupsService {
       name: body.name,
       allowedServiceCodes: inCatalogOrder(body.allowedServiceCodes),
     });
-    if (!group) throw new ProblemException('usage_group_exists', 409, { code: body.code });
+    if (!group) throw usageGroupExists(body.code);
     return mapUsageGroup(group);
   }
 
@@ -34,7 +35,7 @@ export class UsageGroupsService {
 
   async getUsageGroup(principal: Principal, code: string) {
     const group = await this.usageGroups.findByCode(principal.tenantId, code);
-    if (!group) throw new ProblemException('usage_group_not_found', 404, { code });
+    if (!group) throw usageGroupNotFound(code);
     return mapUsageGroup(group);
   }
 
@@ -46,7 +47,7 @@ export class UsageGroupsService {
   async updateUsageGroup(principal: Principal, code: string, body: z.infer<typeof UpdateUsageGroupBody>) {
     return this.uow.run(async (tx) => {
       const group = await this.usageGroups.lockForUpdate(tx.manager, principal.tenantId, code);
-      if (!group) throw new ProblemException('usage_group_not_found', 404, { code });
+      if (!group) throw usageGroupNotFound(code);
       const previousCodes = group.allowedServiceCodes;
       group.name = body.name;
       group.allowedServiceCodes = inCatalogOrder(body.allowedServiceCodes);

@@ -5,13 +5,13 @@ import { ApiAuth, CurrentPrincipal, Principal } from '@fincore/platform';
 import { CatalogCode } from '../common.schemas';
 import { LABEL_EXAMPLE, LABEL_LIST_EXAMPLE } from './catalog.examples';
 import { LabelBody, LabelList, LabelResponse } from './catalog.schemas';
-import { CatalogService } from './catalog.service';
+import { CatalogsService } from './catalogs.service';
 
 /** The tenant's labels: what associates transactions with fee rules. */
 @ApiTags('Pricing catalogs')
 @Controller('api/v1/transaction-labels')
 export class LabelsController {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(private readonly catalog: CatalogsService) {}
 
   @Get()
   @ApiAuth('pricing:read')

@@ -5,13 +5,13 @@ import { ApiAuth, CurrentPrincipal, Principal } from '@fincore/platform';
 import { CatalogCode } from '../common.schemas';
 import { TRANSACTION_TYPE_EXAMPLE, TRANSACTION_TYPE_LIST_EXAMPLE } from './catalog.examples';
 import { TransactionTypeBody, TransactionTypeList, TransactionTypeResponse } from './catalog.schemas';
-import { CatalogService } from './catalog.service';
+import { CatalogsService } from './catalogs.service';
 
 /** The tenant's transaction types: what can be quoted. */
 @ApiTags('Pricing catalogs')
 @Controller('api/v1/transaction-types')
 export class TransactionTypesController {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(private readonly catalog: CatalogsService) {}
 
   @Get()
   @ApiAuth('pricing:read')

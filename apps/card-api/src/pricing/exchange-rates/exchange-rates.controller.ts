@@ -4,12 +4,12 @@ import type { z } from 'zod';
 import { ApiAuth, CurrentPrincipal, Principal } from '@fincore/platform';
 import { EXCHANGE_RATE_EXAMPLE, EXCHANGE_RATE_LIST_EXAMPLE } from './exchange-rate.examples';
 import { ExchangeRateBody, ExchangeRateList, ExchangeRateResponse } from './exchange-rate.schemas';
-import { ExchangeRateService } from './exchange-rate.service';
+import { ExchangeRatesService } from './exchange-rates.service';
 
 @ApiTags('Exchange rates')
 @Controller('api/v1/exchange-rates')
 export class ExchangeRatesController {
-  constructor(private readonly rates: ExchangeRateService) {}
+  constructor(private readonly rates: ExchangeRatesService) {}
 
   @Get()
   @ApiAuth('pricing:read')

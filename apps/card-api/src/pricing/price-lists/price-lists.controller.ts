@@ -19,12 +19,12 @@ import {
   PriceListQuery,
   PriceListResponse,
 } from './price-list.schemas';
-import { PriceListService } from './price-list.service';
+import { PriceListsService } from './price-lists.service';
 
 @ApiTags('Price lists')
 @Controller('api/v1/price-lists')
 export class PriceListsController {
-  constructor(private readonly priceLists: PriceListService) {}
+  constructor(private readonly priceLists: PriceListsService) {}
 
   @Get()
   @ApiAuth('pricing:read')

@@ -1,4 +1,4 @@
-import { DeliveryStatus, EndpointStatus } from '@fincore/notifications';
+import { DeliveryStatus, EndpointStatus, receivesDeliveries } from '@fincore/notifications';
 
 export type RetryRefusal = 'delivery_in_progress' | 'endpoint_disabled';
 
@@ -11,6 +11,6 @@ export function retryRefusal(
   endpoint: { status: EndpointStatus; deletedAt: Date | null },
 ): RetryRefusal | undefined {
   if (delivery.status === DeliveryStatus.Pending) return 'delivery_in_progress';
-  if (endpoint.status !== EndpointStatus.Active || endpoint.deletedAt) return 'endpoint_disabled';
+  if (!receivesDeliveries(endpoint)) return 'endpoint_disabled';
   return undefined;
 }

@@ -68,6 +68,8 @@ describe('decideAfterAttempt', () => {
   });
   it('retries 5xx, 4xx, redirects and network errors on the schedule', () => {
     expect(decide({ kind: 'response', statusCode: 500 })).toEqual({ kind: 'retry', delayMs: 5000 });
+    expect(decide({ kind: 'response', statusCode: 400 })).toEqual({ kind: 'retry', delayMs: 5000 });
+    expect(decide({ kind: 'response', statusCode: 404 }, 2)).toEqual({ kind: 'retry', delayMs: 300000 });
     expect(decide({ kind: 'response', statusCode: 301 }, 2)).toEqual({ kind: 'retry', delayMs: 300000 });
     expect(decide({ kind: 'error', message: 'ECONNREFUSED' }, 3)).toEqual({
       kind: 'retry',

@@ -1,0 +1,163 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { UnitOfWork } from '@fincore/events';
+import {
+  AttemptOutcome,
+  AttemptRecord,
+  DeliveryForAttempt,
+  DeliveryStatus,
+  EndpointStatus,
+  WebhookDeliveryAdminRepository,
+  WebhookDeliveryAttemptRepository,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
+import { APP_CONFIG, AppConfig } from '@fincore/platform';
+import { endpointPauseMs } from './domain/endpoint-pacing';
+import {
+  Decision,
+  decideAfterAttempt,
+  isSuccess,
+  parseRetrySchedule,
+  shouldDisableEndpoint,
+} from './domain/retry-policy';
+import { EndpointPacer } from './endpoint-pacer';
+import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
+import type { SentAttempt } from './webhook-sender';
+
+/** What an attempt came to: the decision taken, the delivery's status after, and when it is due again. */
+export interface RecordedAttempt {
+  decision: Decision;
+  status: DeliveryStatus | undefined;
+  nextAt: Date | null;
+}
+
+/**
+ * What an answer does to a delivery and its endpoint. A success is one statement (attempt row,
+ * delivery, endpoint health), atomic on its own: it needs nothing read first, so successes
+ * finishing together share one. A failure locks the endpoint and the delivery to count its
+ * attempts for the retry schedule, and may disable the endpoint.
+ */
+@Injectable()
+export class AttemptRecorder {
+  private readonly logger = new Logger(AttemptRecorder.name);
+  private readonly scheduleMs: number[];
+
+  constructor(
+    private readonly deliveries: WebhookDeliveryAttemptRepository,
+    private readonly admin: WebhookDeliveryAdminRepository,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly successes: SucceededAttemptRecorder,
+    private readonly pacer: EndpointPacer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
+  }
+
+  async record(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt): Promise<RecordedAttempt> {
+    // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
+    await this.pauseEndpointIfAsked(delivery, sent, startedAt);
+    const now = new Date();
+    return sent.result.kind === 'response' && isSuccess(sent.result.statusCode)
+      ? this.recordSuccess(delivery, startedAt, sent, now)
+      : this.unitOfWork.run(({ manager }) => this.recordFailure(manager, delivery, startedAt, sent, now));
+  }
+
+  /** A receiver's 429/503 with Retry-After holds back the endpoint's other deliveries too, not others'. */
+  private async pauseEndpointIfAsked(delivery: DeliveryForAttempt, sent: SentAttempt, now: Date) {
+    const pauseMs = endpointPauseMs(sent.result, now);
+    if (pauseMs === undefined) return;
+    try {
+      await this.pacer.pause(delivery.endpointId, pauseMs);
+    } catch (error) {
+      // This delivery's own retry still waits for Retry-After; only its siblings may come early.
+      this.logger.warn(`Could not pause endpoint ${delivery.endpointId}: ${(error as Error).message}`);
+    }
+  }
+
+  private async recordSuccess(delivery: DeliveryForAttempt, startedAt: Date, sent: SentAttempt, now: Date) {
+    const decision: Decision = { kind: 'succeeded' };
+    const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
+    const status = await this.successes.record(attempt);
+    return { decision, nextAt: dueAgainAt(status, attempt), status };
+  }
+
+  private async recordFailure(
+    manager: EntityManager,
+    delivery: DeliveryForAttempt,
+    startedAt: Date,
+    sent: SentAttempt,
+    now: Date,
+  ) {
+    // Lock order endpoint, then delivery: the same as the API's disable/delete, which locks the
+    // endpoint and then fails its pending deliveries. The other order could deadlock.
+    await this.endpoints.lockForFailedAttempt(manager, delivery.endpointId);
+    const cycleAttempts = await this.deliveries.lockForFailedAttempt(manager, delivery.id);
+    const decision = decideAfterAttempt({
+      result: sent.result,
+      cycleAttempts: cycleAttempts + 1,
+      scheduleMs: this.scheduleMs,
+      now,
+    });
+    const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
+    const status = await this.deliveries.recordFailedAttempt(manager, attempt);
+    await this.updateEndpointHealth(manager, delivery.endpointId, decision, now, attempt.statusCode);
+    return { decision, nextAt: dueAgainAt(status, attempt), status };
+  }
+
+  /** After a failure: 410 or a streak longer than the limit disables the endpoint, with the reason kept. */
+  private async updateEndpointHealth(
+    manager: EntityManager,
+    endpointId: string,
+    decision: Decision,
+    now: Date,
+    statusCode: number | null,
+  ): Promise<void> {
+    const streak = await this.endpoints.markFailing(manager, endpointId, now);
+    if (!streak || streak.status !== EndpointStatus.Active) return;
+    const limitHours = this.config.WEBHOOK_DISABLE_AFTER_HOURS;
+    let reason: string | undefined;
+    if (decision.kind === 'endpoint_gone') {
+      reason = `the receiver answered ${statusCode ?? 410} Gone`;
+    } else if (shouldDisableEndpoint(streak.failingSince, now, limitHours)) {
+      reason = `failing without a success since ${streak.failingSince.toISOString()} (limit ${limitHours} h)`;
+    }
+    if (!reason) return;
+    this.logger.warn(`Disabling webhook endpoint ${endpointId}: ${reason}`);
+    await this.endpoints.disableIfActive(manager, endpointId, reason, now);
+    await this.admin.failPendingOfEndpoint(manager, endpointId, `endpoint disabled: ${reason}`);
+  }
+}
+
+/** What an attempt writes: the attempt row, and the state the delivery moves to if still pending. */
+function attemptRecord(
+  delivery: DeliveryForAttempt,
+  startedAt: Date,
+  sent: SentAttempt,
+  decision: Decision,
+  now: Date,
+): AttemptRecord {
+  const statusCode = sent.result.kind === 'response' ? sent.result.statusCode : null;
+  const succeeded = decision.kind === 'succeeded';
+  return {
+    deliveryId: delivery.id,
+    endpointId: delivery.endpointId,
+    startedAt,
+    finishedAt: now,
+    durationMs: sent.durationMs,
+    statusCode,
+    outcome: succeeded ? AttemptOutcome.Succeeded : AttemptOutcome.Failed,
+    error: succeeded ? null : sent.result.kind === 'error' ? sent.result.message : `HTTP ${statusCode}`,
+    responseExcerpt: sent.responseExcerpt,
+    status: succeeded
+      ? DeliveryStatus.Succeeded
+      : decision.kind === 'retry'
+        ? DeliveryStatus.Pending
+        : DeliveryStatus.Failed,
+    nextAttemptAt: decision.kind === 'retry' ? new Date(now.getTime() + decision.delayMs) : null,
+  };
+}
+
+/** Still pending after our update means it was ours and is due again. */
+const dueAgainAt = (status: DeliveryStatus | undefined, attempt: AttemptRecord) =>
+  status === DeliveryStatus.Pending ? attempt.nextAttemptAt : null;

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import type { DeliveryForAttempt } from '@fincore/notifications';
+import type { StoredEvent } from '@fincore/events';
+import { SecretBox, signWebhook } from '@fincore/webhooks';
+import { signingKeysInUse } from './domain/signing-keys';
+import { webhookEnvelope } from './domain/ordering';
+
+/** The request body of one attempt and its Standard Webhooks headers. */
+export interface SignedWebhook {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Builds and signs the webhook of an attempt with the keys its endpoint signs with now. */
+@Injectable()
+export class DeliverySigner {
+  constructor(private readonly secrets: SecretBox) {}
+
+  sign(delivery: DeliveryForAttempt, event: StoredEvent, now: Date): SignedWebhook {
+    const envelope = webhookEnvelope(event, delivery.chain?.sequence ?? null);
+    const body = JSON.stringify(envelope);
+    const sealed = signingKeysInUse(delivery.endpoint, now);
+    // webhook-id = event id: identical on every retry and replay, so receivers can deduplicate.
+    const headers = signWebhook({
+      webhookId: envelope.id,
+      body,
+      timestamp: now,
+      secrets: sealed.secrets.map((k) => this.secrets.open(k)),
+      signingKeys: sealed.signingKeys.map((k) => this.secrets.open(k)),
+    });
+    return { body, headers: { ...headers } };
+  }
+}

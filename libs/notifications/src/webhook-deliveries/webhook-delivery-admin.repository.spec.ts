@@ -1,0 +1,125 @@
+import type { EntityManager } from 'typeorm';
+import { OutboxEventEntity } from '@fincore/events';
+import type { TenantEntity } from '@fincore/platform';
+import { NotificationRows } from '../../../../test/support/builders/notifications';
+import { openTestDatabase, TestDatabase } from '../../../../test/support/test-database';
+import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
+import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
+import { WebhookDeliveryAdminRepository } from './webhook-delivery-admin.repository';
+
+describe('WebhookDeliveryAdminRepository', () => {
+  let db: TestDatabase;
+  let rows: NotificationRows;
+  let sut: WebhookDeliveryAdminRepository;
+  let tenant: TenantEntity;
+  let endpoint: WebhookEndpointEntity;
+
+  beforeAll(async () => {
+    db = await openTestDatabase([...NOTIFICATION_ENTITIES, OutboxEventEntity]);
+    rows = new NotificationRows(db.dataSource);
+    sut = new WebhookDeliveryAdminRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+  beforeEach(async () => {
+    tenant = await db.createTenant();
+    endpoint = await rows.endpoint(tenant);
+  });
+
+  const inTransaction = <T>(work: (manager: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
+
+  describe('pagePending', () => {
+    it('pages through pending deliveries in (created_at, id) order', async () => {
+      const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));
+      const first = await rows.delivery(endpoint, { createdAt: at(1) });
+      await rows.delivery(endpoint, { createdAt: at(2), status: 'FAILED', nextAttemptAt: null });
+      const second = await rows.delivery(endpoint, { createdAt: at(3) });
+      const third = await rows.delivery(endpoint, { createdAt: at(4) });
+      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
+
+      const page = await sut.pagePending(start, 2, at(5));
+      expect(page.map((d) => d.id)).toEqual([first.id, second.id]);
+      expect(page[1]).toEqual({
+        id: second.id,
+        tenantId: endpoint.tenantId,
+        nextAttemptAt: second.nextAttemptAt,
+        createdAt: at(3),
+      });
+      expect((await sut.pagePending(page[1], 2, at(5))).map((d) => d.id)).toEqual([third.id]);
+    });
+
+    it('leaves out deliveries created since the given time that were never attempted', async () => {
+      const at = (s: number) => new Date(Date.UTC(2031, 0, 1, 0, 0, s));
+      const old = await rows.delivery(endpoint, { createdAt: at(1) });
+      await rows.delivery(endpoint, { createdAt: at(3) });
+      const retried = await rows.delivery(endpoint, { createdAt: at(4), attemptCount: 1 });
+      const start = { createdAt: at(0), id: '00000000-0000-0000-0000-000000000000' };
+
+      expect((await sut.pagePending(start, 10, at(2))).map((d) => d.id)).toEqual([old.id, retried.id]);
+    });
+  });
+
+  describe('lockFailedOfEndpoint and requeue', () => {
+    it("puts the endpoint's failed deliveries created in [since, until) back to pending", async () => {
+      const at = (day: number) => new Date(Date.UTC(2026, 0, day));
+      const inRange = await rows.delivery(endpoint, { status: 'FAILED', cycleAttempts: 3, createdAt: at(2) });
+      await rows.delivery(endpoint, { status: 'FAILED', createdAt: at(5) });
+      await rows.delivery(endpoint, { status: 'SUCCEEDED', createdAt: at(2) });
+
+      const ids = await inTransaction(async (manager) =>
+        sut.requeue(
+          manager,
+          tenant.id,
+          await sut.lockFailedOfEndpoint(manager, {
+            tenantId: tenant.id,
+            endpointId: endpoint.id,
+            since: at(1),
+            until: at(5),
+          }),
+        ),
+      );
+
+      expect(ids).toEqual([inRange.id]);
+      expect(await rows.deliveryRow(inRange.id)).toMatchObject({ status: 'PENDING', cycleAttempts: 0 });
+    });
+  });
+
+  describe('listOfTenant', () => {
+    it('answers newest first, filtered, after the given position', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+      const older = await rows.delivery(endpoint, { createdAt: at(1) });
+      const newer = await rows.delivery(endpoint, { createdAt: at(2) });
+      await rows.delivery(endpoint, { createdAt: at(3), status: 'FAILED' });
+
+      const pending = await sut.listOfTenant(tenant.id, { status: 'PENDING' }, 10);
+      expect(pending.map((d) => d.id)).toEqual([newer.id, older.id]);
+      const after = await sut.listOfTenant(
+        tenant.id,
+        { before: { createdAt: newer.createdAt, id: newer.id } },
+        10,
+      );
+      expect(after.map((d) => d.id)).toEqual([older.id]);
+      expect(await sut.listOfTenant((await db.createTenant()).id, {}, 10)).toEqual([]);
+    });
+
+    it("puts a finished delivery back to pending, due now, with a fresh cycle, and never another tenant's", async () => {
+      const succeeded = await rows.delivery(endpoint, {
+        status: 'SUCCEEDED',
+        cycleAttempts: 4,
+        nextAttemptAt: null,
+      });
+      const theirs = await rows.delivery(await rows.endpoint(await db.createTenant()), { status: 'FAILED' });
+
+      const ids = await inTransaction((manager) =>
+        sut.requeue(manager, tenant.id, [succeeded.id, theirs.id]),
+      );
+
+      expect(ids).toEqual([succeeded.id]);
+      expect(await rows.deliveryRow(succeeded.id)).toMatchObject({
+        status: 'PENDING',
+        cycleAttempts: 0,
+        nextAttemptAt: expect.any(Date),
+      });
+      expect((await rows.deliveryRow(theirs.id)).status).toBe('FAILED');
+    });
+  });
+});

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { updatedRows } from '../sql-results';
+import type { DeliveryStatus } from '../statuses';
+import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { DELIVERY_ERROR_LENGTH, type DeliveryPosition, type PendingDelivery } from './webhook-delivery.rows';
+
+export interface DeliveryListFilter {
+  status?: DeliveryStatus;
+  endpointId?: string;
+  notificationTypeCode?: string;
+  /** Only deliveries after this position in newest-first order. */
+  before?: DeliveryPosition;
+}
+
+/**
+ * `notifications.webhook_deliveries` and `…_attempts` as the tenant and the operator see them:
+ * listing and reading, putting finished deliveries back on their way, ending the pending ones of
+ * an endpoint that stops, and the reconciler's pages of pending ones. Methods taking an EntityManager run inside the caller's transaction and keep
+ * their row locks until it ends; the others run on their own. Statuses in SQL are the values of
+ * DeliveryStatus (the table's CHECK constraint).
+ */
+@Injectable()
+export class WebhookDeliveryAdminRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The tenant's deliveries, newest first, up to `take`. */
+  listOfTenant(tenantId: string, filter: DeliveryListFilter, take: number): Promise<WebhookDeliveryEntity[]> {
+    const qb = this.db
+      .getRepository(WebhookDeliveryEntity)
+      .createQueryBuilder('d')
+      .where('d.tenant_id = :tenantId', { tenantId });
+    if (filter.status) qb.andWhere('d.status = :status', { status: filter.status });
+    if (filter.endpointId) qb.andWhere('d.endpoint_id = :endpointId', { endpointId: filter.endpointId });
+    if (filter.notificationTypeCode)
+      qb.andWhere('d.notification_type_code = :type', { type: filter.notificationTypeCode });
+    if (filter.before)
+      qb.andWhere('(d.created_at, d.id) < (:at, :id)', { at: filter.before.createdAt, id: filter.before.id });
+    return qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').take(take).getMany();
+  }
+
+  /** The tenant's delivery; null for another tenant's. */
+  findOfTenant(tenantId: string, deliveryId: string): Promise<WebhookDeliveryEntity | null> {
+    return this.db.getRepository(WebhookDeliveryEntity).findOneBy({ id: deliveryId, tenantId });
+  }
+
+  /** As findOfTenant, and locks the row (FOR UPDATE) until the transaction ends. */
+  lockOfTenant(
+    manager: EntityManager,
+    tenantId: string,
+    deliveryId: string,
+  ): Promise<WebhookDeliveryEntity | null> {
+    return manager.getRepository(WebhookDeliveryEntity).findOne({
+      where: { id: deliveryId, tenantId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /** Attempts of the delivery, first to last. */
+  listAttempts(deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
+    return this.db.getRepository(WebhookDeliveryAttemptEntity).find({
+      where: { deliveryId },
+      order: { attemptNumber: 'ASC' },
+    });
+  }
+
+  /**
+   * Locks (FOR NO KEY UPDATE) the endpoint's failed deliveries created in [since, until) until the
+   * transaction ends, and answers their ids: what a replay requeues.
+   */
+  async lockFailedOfEndpoint(
+    manager: EntityManager,
+    range: { tenantId: string; endpointId: string; since: Date; until: Date },
+  ): Promise<string[]> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT id FROM notifications.webhook_deliveries
+        WHERE tenant_id = $1 AND endpoint_id = $2 AND status = 'FAILED' AND created_at >= $3 AND created_at < $4
+        FOR NO KEY UPDATE`,
+      [range.tenantId, range.endpointId, range.since, range.until],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Puts the tenant's deliveries back to pending, due now, with a fresh retry cycle: a manual
+   * retry and a replay alike. The caller holds their rows, checked to be finished; answers the ids
+   * it requeued.
+   */
+  async requeue(manager: EntityManager, tenantId: string, deliveryIds: readonly string[]): Promise<string[]> {
+    const result = await manager.query(
+      `UPDATE notifications.webhook_deliveries
+          SET status = 'PENDING', cycle_attempts = 0, next_attempt_at = now(), updated_at = now()
+        WHERE tenant_id = $1 AND id = ANY ($2::uuid[])
+        RETURNING id`,
+      [tenantId, deliveryIds],
+    );
+    return updatedRows<{ id: string }>(result).map((r) => r.id);
+  }
+
+  /** Fails every pending delivery of the endpoint; the caller holds the endpoint's row lock. */
+  async failPendingOfEndpoint(manager: EntityManager, endpointId: string, reason: string): Promise<void> {
+    await manager.query(
+      `UPDATE notifications.webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, last_error = $2, updated_at = now()
+        WHERE endpoint_id = $1 AND status = 'PENDING'`,
+      [endpointId, reason.slice(0, DELIVERY_ERROR_LENGTH)],
+    );
+  }
+
+  /**
+   * Up to `limit` pending deliveries after `after` in (created_at, id) order, without locks; those
+   * created after `firstAttemptsSince` and never attempted are left out: their first attempt may be under way.
+   */
+  async pagePending(
+    after: DeliveryPosition,
+    limit: number,
+    firstAttemptsSince: Date,
+  ): Promise<Array<PendingDelivery & DeliveryPosition & { tenantId: string }>> {
+    const rows: Array<{ id: string; tenant_id: string; next_attempt_at: Date | null; created_at: Date }> =
+      await this.db.query(
+        `SELECT id, tenant_id, next_attempt_at, created_at FROM notifications.webhook_deliveries
+        WHERE status = 'PENDING' AND (created_at, id) > ($1, $2)
+          AND NOT (attempt_count = 0 AND created_at > $4)
+        ORDER BY created_at, id LIMIT $3`,
+        [after.createdAt, after.id, limit, firstAttemptsSince],
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      tenantId: r.tenant_id,
+      nextAttemptAt: r.next_attempt_at,
+      createdAt: r.created_at,
+    }));
+  }
+}

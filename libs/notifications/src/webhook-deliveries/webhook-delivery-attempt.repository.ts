@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '@fincore/database';
+import type { DeliveryStatus } from '../statuses';
+import {
+  AttemptRecord,
+  DELIVERY_ERROR_LENGTH,
+  ChainPosition,
+  DeliveryForAttempt,
+  DeliveryForAttemptRow,
+  ENDPOINT_FOR_ATTEMPT,
+  PendingDelivery,
+  toDeliveryForAttempt,
+} from './webhook-delivery.rows';
+
+/**
+ * The attempt's way through `notifications.webhook_deliveries` and `…_attempts`: the read before
+ * sending, the chain of an ordered endpoint, and the recording of each attempt. Methods taking an
+ * EntityManager run inside the caller's transaction and keep their row locks until it ends; the
+ * others run on their own, the long ones as named prepared statements (parsed and planned once
+ * per pooled connection). Two statements reach other tables on purpose, to stay one round trip
+ * per attempt: the attempt read joins the endpoint and the event's outbox row, and a success
+ * updates its endpoint's health in the same statement. Statuses in SQL are the values of
+ * DeliveryStatus (the table's CHECK constraint).
+ */
+@Injectable()
+export class WebhookDeliveryAttemptRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The pending delivery nearest to `position` in its chain (same endpoint and subject): the first
+   * before it, which must finish before it may be sent, or the next after it, to wake once it has.
+   */
+  async pendingInChain(
+    position: ChainPosition,
+    direction: 'before' | 'after',
+  ): Promise<PendingDelivery | undefined> {
+    const [row]: Array<{ id: string; next_attempt_at: Date | null }> = await this.db.query(
+      `SELECT id, next_attempt_at FROM notifications.webhook_deliveries
+        WHERE endpoint_id = $1 AND subject_type = $2 AND subject_id = $3 AND status = 'PENDING'
+          AND sequence IS NOT NULL AND sequence ${direction === 'before' ? '<' : '>'} $4
+        ORDER BY sequence LIMIT 1`,
+      [position.endpointId, position.subjectType, position.subjectId, position.sequence],
+    );
+    return row && { id: row.id, nextAttemptAt: row.next_attempt_at };
+  }
+
+  /** The delivery, its endpoint and its outbox event in one read, without locks. */
+  async findForAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
+    const [row] = await queryPrepared<DeliveryForAttemptRow>(
+      this.db,
+      `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
+              d.subject_type, d.subject_id, d.sequence, ${ENDPOINT_FOR_ATTEMPT},
+              o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
+         FROM notifications.webhook_deliveries d
+         JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id
+         LEFT JOIN events.outbox o ON o.id = d.event_id
+        WHERE d.id = $1`,
+      [deliveryId],
+    );
+    return row && toDeliveryForAttempt(row);
+  }
+
+  /** Locks the delivery row (FOR NO KEY UPDATE) and answers its attempts in the current retry cycle. */
+  async lockForFailedAttempt(manager: EntityManager, deliveryId: string): Promise<number> {
+    const [row]: Array<{ cycle_attempts: number }> = await manager.query(
+      `SELECT cycle_attempts FROM notifications.webhook_deliveries WHERE id = $1 FOR NO KEY UPDATE`,
+      [deliveryId],
+    );
+    return row.cycle_attempts;
+  }
+
+  /**
+   * A success needs nothing read first: the attempt, the delivery and the endpoint's health in one
+   * statement, as recordSucceededAttempts records each, with its one row's values as parameters
+   * (planned for one row, it is cheaper than the batch statement with arrays of one). Waits for a
+   * delivery row another session holds.
+   */
+  async recordSucceededAttempt(a: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    const [written] = await queryPrepared<{ status: DeliveryStatus }>(
+      this.db,
+      `WITH delivery AS (
+         UPDATE notifications.webhook_deliveries
+            SET status = CASE WHEN status = 'PENDING' THEN 'SUCCEEDED' ELSE status END,
+                next_attempt_at = NULL,
+                delivered_at = CASE WHEN status = 'PENDING' THEN $2::timestamptz ELSE delivered_at END,
+                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
+                last_attempt_at = $2::timestamptz, last_status_code = $3::int, last_error = NULL, updated_at = now()
+          WHERE id = $1
+         RETURNING tenant_id, attempt_count, status),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $4, $5, $3::int, 'SUCCEEDED', NULL, $6 FROM delivery),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints SET last_success_at = $2::timestamptz, failing_since = NULL
+          -- NO KEY and SKIP LOCKED as in recordSucceededAttempts
+          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $7 FOR NO KEY UPDATE SKIP LOCKED)
+            AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $2::timestamptz - interval '1 second'))
+       SELECT status FROM delivery`,
+      [a.deliveryId, a.finishedAt, a.statusCode, a.startedAt, a.durationMs, a.responseExcerpt, a.endpointId],
+    );
+    return written?.status;
+  }
+
+  /**
+   * Inside the transaction that took lockForFailedAttempt: the attempt row and the delivery's new
+   * state together. A delivery someone else finished while it was being sent (the tenant disabling
+   * the endpoint) keeps its status. Answers the delivery's status after.
+   */
+  async recordFailedAttempt(manager: EntityManager, a: AttemptRecord): Promise<DeliveryStatus | undefined> {
+    const [written]: Array<{ status: DeliveryStatus }> = await manager.query(
+      `WITH delivery AS (
+         UPDATE notifications.webhook_deliveries
+            SET status = CASE WHEN status = 'PENDING' THEN $2::varchar ELSE status END,
+                next_attempt_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END,
+                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
+                last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
+          WHERE id = $1
+         RETURNING tenant_id, attempt_count, status),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery)
+       SELECT status FROM delivery`,
+      [
+        a.deliveryId,
+        a.status,
+        a.nextAttemptAt,
+        a.finishedAt,
+        a.statusCode,
+        a.error?.slice(0, DELIVERY_ERROR_LENGTH) ?? null,
+        a.startedAt,
+        a.durationMs,
+        a.outcome,
+        a.responseExcerpt,
+      ],
+    );
+    return written?.status;
+  }
+
+  /** Fails the delivery if it is still pending. */
+  async failPendingDelivery(deliveryId: string, reason: string): Promise<void> {
+    await this.db.query(
+      `UPDATE notifications.webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, last_error = $2, updated_at = now()
+        WHERE id = $1 AND status = 'PENDING'`,
+      [deliveryId, reason.slice(0, DELIVERY_ERROR_LENGTH)],
+    );
+  }
+
+  /**
+   * Several successes in one statement, as recordSucceededAttempt records each: each attempt row,
+   * its delivery's new state and its endpoint's health. Rows another session holds are skipped
+   * rather than waited for, so it never deadlocks with a statement locking several of them in
+   * another order: answers the status after of each delivery it recorded, and the caller records
+   * the others one by one. A delivery someone else finished while it was being sent keeps its
+   * status; a success clears the endpoint's failure streak and, at most once a second, moves its
+   * lastSuccessAt, so concurrent deliveries to one endpoint do not queue behind its row lock.
+   */
+  async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
+    const rows = await queryPrepared<{ id: string; status: DeliveryStatus }>(
+      this.db,
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
+           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
+       locked AS (
+         SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
+         FOR NO KEY UPDATE SKIP LOCKED),
+       delivery AS (
+         UPDATE notifications.webhook_deliveries d
+            SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
+                next_attempt_at = NULL,
+                delivered_at = CASE WHEN d.status = 'PENDING' THEN i.finished_at ELSE d.delivered_at END,
+                attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
+                last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
+           FROM input i
+          WHERE d.id = i.delivery_id AND d.id IN (SELECT id FROM locked)
+         RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
+                   i.duration_ms, i.status_code, i.response_excerpt),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
+                response_excerpt
+           FROM delivery),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
+           FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
+          WHERE e.id = latest.endpoint_id
+            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait.
+            -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row, so it
+            -- cannot deadlock with a disable or a failure being recorded (the next success records health)
+            AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
+                         FOR NO KEY UPDATE SKIP LOCKED)
+            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
+       SELECT id, status FROM delivery`,
+      [
+        attempts.map((a) => a.deliveryId),
+        attempts.map((a) => a.endpointId),
+        attempts.map((a) => a.startedAt),
+        attempts.map((a) => a.finishedAt),
+        attempts.map((a) => a.durationMs),
+        attempts.map((a) => a.statusCode),
+        attempts.map((a) => a.responseExcerpt),
+      ],
+    );
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '@fincore/database';
+import { ChannelCode } from '../channels';
+import { EndpointOrdering } from '../statuses';
+import {
+  CreatedDelivery,
+  DeliveryForAttemptRow,
+  ENDPOINT_FOR_ATTEMPT,
+  PendingDelivery,
+  toDeliveryForAttempt,
+} from './webhook-delivery.rows';
+
+/** Outbox row `o` is an earlier event than `x` about the same subject: it must be fanned out first. */
+const EARLIER_OF_SUBJECT = `(o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
+  AND o.subject_id = x.subject_id AND o.position < x.position)`;
+
+/**
+ * Creates `notifications.webhook_deliveries` (and numbers them in
+ * `notifications.webhook_subject_sequences`) from domain events, and answers what is left to
+ * queue. The fan-out statement is one of the context's named cross-context statements: to stay
+ * one round trip per event, it claims the event in `events.outbox` (marks it processed) and reads
+ * the tenant from `platform.tenants` while it inserts the deliveries; findPendingForEvent reads the
+ * outbox row to tell an unknown event from one nobody wants. Statuses in SQL are the values of
+ * DeliveryStatus (the table's CHECK constraint).
+ */
+@Injectable()
+export class WebhookDeliveryFanOutRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Fans out the event and, first, every earlier event of its subject not fanned out yet, oldest
+   * first: each is marked processed and gets one pending delivery per active endpoint of its tenant
+   * that wants its type, if the tenant enabled the type over WEBHOOK before the event occurred.
+   * The subject's unprocessed events are locked in position order, so two fan-outs of one subject
+   * run one after the other and the sequences of ordered endpoints follow commit order. All in one
+   * transaction; an event already processed creates nothing.
+   */
+  async claimEventAndCreateDeliveries(eventId: string, now: Date): Promise<CreatedDelivery[]> {
+    // Almost always the event is the only one of its subject not fanned out: one statement on its
+    // own, instead of a transaction of four round trips, claims it and creates its deliveries.
+    const alone = await this.fanOutClaimed(this.db.manager, eventId, now, 'alone');
+    if (alone) return alone;
+    return this.db.transaction(async (manager) => {
+      const events: Array<{ id: string }> = await manager.query(
+        `SELECT o.id FROM events.outbox o JOIN events.outbox x ON x.id = $1
+          WHERE o.processed_at IS NULL
+            AND (o.id = x.id OR ${EARLIER_OF_SUBJECT})
+          ORDER BY o.position
+          FOR UPDATE OF o`,
+        [eventId],
+      );
+      const created: CreatedDelivery[] = [];
+      for (const event of events)
+        created.push(...((await this.fanOutClaimed(manager, event.id, now, 'locked')) ?? []));
+      return created;
+    });
+  }
+
+  /**
+   * The pending deliveries of an event; undefined when the event is not in the outbox. Those
+   * created after `firstAttemptsSince` and never attempted are left out: their first attempt may be
+   * under way.
+   */
+  async findPendingForEvent(
+    eventId: string,
+    firstAttemptsSince: Date,
+  ): Promise<Array<PendingDelivery & { tenantId: string }> | undefined> {
+    const rows: Array<{ id: string | null; tenant_id: string; next_attempt_at: Date | null }> =
+      await this.db.query(
+        `SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o
+           LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
+                 AND NOT (d.attempt_count = 0 AND d.created_at > $2)
+          WHERE o.id = $1`,
+        [eventId, firstAttemptsSince],
+      );
+    if (!rows.length) return undefined;
+    return rows
+      .filter((r): r is { id: string; tenant_id: string; next_attempt_at: Date | null } => r.id !== null)
+      .map((r) => ({ id: r.id, tenantId: r.tenant_id, nextAttemptAt: r.next_attempt_at }));
+  }
+
+  /** Count of the tenant's pending deliveries: its backlog. */
+  async countPendingOfTenant(tenantId: string): Promise<number> {
+    const [row]: Array<{ n: number }> = await this.db.query(
+      `SELECT count(*)::int AS n FROM notifications.webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING'`,
+      [tenantId],
+    );
+    return row.n;
+  }
+
+  /**
+   * One event marked processed and its deliveries created; undefined when it was not claimed.
+   * 'locked': the caller holds the event (and its subject's earlier ones) locked. 'alone': claimed
+   * only while no earlier event of its subject waits to be fanned out, which would have to go first.
+   */
+  private async fanOutClaimed(
+    manager: EntityManager,
+    eventId: string,
+    now: Date,
+    claim: 'locked' | 'alone',
+  ): Promise<CreatedDelivery[] | undefined> {
+    const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
+      manager,
+      `WITH event AS (
+         UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
+         ${
+           claim === 'alone'
+             ? // OFFSET 0 keeps the check a lookup by the subject's key per event: pulled up into a join,
+               // the planner may scan every event not fanned out yet, which is the backlog.
+               `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT} OFFSET 0)`
+             : ''
+         }
+         RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
+       target AS (
+         SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, ${ENDPOINT_FOR_ATTEMPT}
+           FROM event
+           JOIN platform.tenants t ON t.code = event.tenant_code
+           JOIN notifications.notification_configs c
+             ON c.tenant_id = t.id AND c.notification_type_code = event.type AND c.channel_code = $3
+            AND c.enabled AND c.enabled_at <= event.occurred_at
+           -- receivesDeliveries, in SQL
+           JOIN notifications.webhook_endpoints e
+             ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
+            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
+       -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
+       sequenced AS (
+         INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
+         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1 FROM target, event
+          WHERE target.ordering = $4 AND event.subject_id IS NOT NULL
+         ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
+         RETURNING endpoint_id, last_sequence),
+       created AS (
+         INSERT INTO notifications.webhook_deliveries
+           (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
+            created_at, updated_at, subject_type, subject_id, sequence)
+         SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, event.id, event.type, event.occurred_at,
+                'PENDING', $2, $2, $2, event.subject_type, event.subject_id, sequenced.last_sequence
+           FROM target CROSS JOIN event LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+         ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
+         RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
+                   subject_type, subject_id, sequence)
+       -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
+       SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
+              target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
+              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.previous_signing_key_sealed, target.paused_for_ms,
+              event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
+         FROM event
+         LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true`,
+      [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject],
+    );
+    if (!rows.length) return undefined;
+    return rows.filter(hasId).map((r) => ({
+      id: r.id,
+      tenantId: r.tenant_id,
+      nextAttemptAt: r.next_attempt_at,
+      notificationTypeCode: r.type!,
+      forAttempt: toDeliveryForAttempt(r),
+    }));
+  }
+
+  /**
+   * The fan-out statement is long: run outside a transaction, it is a named prepared statement, so
+   * a pooled connection parses and plans it once rather than on every event. Inside the
+   * transaction of a subject's earlier events, an ordinary query.
+   */
+  private run<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+    if (manager !== this.db.manager) return manager.query(sql, params);
+    return queryPrepared<T>(this.db, sql, params);
+  }
+}
+
+const hasId = <T extends { id: string | null }>(row: T): row is T & { id: string } => row.id !== null;

@@ -1,0 +1,58 @@
+import { registerFieldMessages } from './messages';
+
+/** German messages of errors[] entries: the kinds of validation issue, and the platform's own English texts. */
+registerFieldMessages({
+  // Kinds of validation issue (toFieldErrors), the most specific first.
+  'zod.required': { de: 'fehlt' },
+  'zod.invalid_type': { de: 'hat den falschen Typ: erwartet {expected}' },
+  'zod.invalid_type.string': { de: 'muss eine Zeichenkette sein' },
+  'zod.invalid_type.number': { de: 'muss eine Zahl sein' },
+  'zod.invalid_type.int': { de: 'muss eine ganze Zahl sein' },
+  'zod.invalid_type.boolean': { de: 'muss true oder false sein' },
+  'zod.invalid_type.object': { de: 'muss ein Objekt sein' },
+  'zod.invalid_type.array': { de: 'muss eine Liste sein' },
+  'zod.invalid_type.null': { de: 'muss null sein' },
+  'zod.too_small': { de: 'ist zu klein: mindestens {minimum}' },
+  'zod.too_small.string.nonempty': { de: 'darf nicht leer sein' },
+  'zod.too_small.array.nonempty': { de: 'darf nicht leer sein' },
+  'zod.too_small.string': { de: 'muss mindestens {minimum} Zeichen lang sein' },
+  'zod.too_small.string.exact': { de: 'muss genau {minimum} Zeichen lang sein' },
+  'zod.too_small.number': { de: 'muss mindestens {minimum} sein' },
+  'zod.too_small.number.exclusive': { de: 'muss größer als {minimum} sein' },
+  'zod.too_small.array': { de: 'muss mindestens {minimum} Einträge haben' },
+  'zod.too_small.array.exact': { de: 'muss genau {minimum} Einträge haben' },
+  'zod.too_big': { de: 'ist zu groß: höchstens {maximum}' },
+  'zod.too_big.string': { de: 'darf höchstens {maximum} Zeichen lang sein' },
+  'zod.too_big.string.exact': { de: 'muss genau {maximum} Zeichen lang sein' },
+  'zod.too_big.number': { de: 'darf höchstens {maximum} sein' },
+  'zod.too_big.number.exclusive': { de: 'muss kleiner als {maximum} sein' },
+  'zod.too_big.array': { de: 'darf höchstens {maximum} Einträge haben' },
+  'zod.too_big.array.exact': { de: 'muss genau {maximum} Einträge haben' },
+  'zod.invalid_format': { de: 'hat nicht das erwartete Format' },
+  'zod.invalid_format.date': { de: 'muss ein Datum der Form JJJJ-MM-TT sein, das es im Kalender gibt' },
+  'zod.invalid_format.datetime': {
+    de: 'muss ein Zeitpunkt nach ISO 8601 mit Zeitzone sein, z. B. 2026-03-15T10:00:00Z',
+  },
+  'zod.invalid_format.uuid': { de: 'muss eine UUID sein' },
+  'zod.invalid_format.url': { de: 'muss eine URL sein' },
+  'zod.invalid_format.email': { de: 'muss eine E-Mail-Adresse sein' },
+  'zod.invalid_value': { de: 'muss einer dieser Werte sein: {values}' },
+  'zod.unrecognized_keys': { de: 'unbekannte Felder: {keys}' },
+  'zod.not_multiple_of': { de: 'muss ein Vielfaches von {divisor} sein' },
+  'zod.invalid_union': { de: 'passt zu keiner der erlaubten Formen' },
+  'zod.invalid_key': { de: 'enthält einen ungültigen Schlüssel' },
+  'zod.invalid_element': { de: 'enthält einen ungültigen Eintrag' },
+  'zod.custom': { de: 'ist ungültig' },
+  // The platform's own English messages.
+  required: { de: 'erforderlich' },
+  'must not contain control characters': { de: 'darf keine Steuerzeichen enthalten' },
+  'must not contain control characters other than tab and line breaks': {
+    de: 'darf außer Tabulator und Zeilenumbrüchen keine Steuerzeichen enthalten',
+  },
+  'must be valid Unicode (no unpaired surrogates)': {
+    de: 'muss gültiges Unicode sein (keine unpaarigen Surrogate)',
+  },
+  'must be a finite number': { de: 'muss eine endliche Zahl sein' },
+  'an integer written in decimal digits': { de: 'eine ganze Zahl in Dezimalziffern' },
+  'the year must be 0001 or later': { de: 'das Jahr muss 0001 oder später sein' },
+});
