@@ -13,6 +13,7 @@ import {
 } from '@fincore/platform';
 import { DATABASE_WAIT, isNotYetReachable, reasonOf, untilReachable } from './database-wait';
 import { DEMO_SEEDS } from './demo-seeds';
+import { listenOptions, runListen } from './listen/listen-command';
 
 /** Wrong arguments: exit code 2 with the usage; `brief` ones point to the usage instead of printing it. */
 export class UsageError extends Error {
@@ -35,12 +36,24 @@ Commands:
   token:revoke <id>                               revoke a token (takes effect on every replica at once)
   token:list --tenant <code>                      list a tenant's tokens (never the tokens themselves)
   demo:seed                                       create the demo tenant and data if missing; prints JSON
+  listen --forward-to <url> [--url <notification-api>] [--token <t>] [--types <a,b>] [--since <cursor>]
+                                                  forward the tenant's events to a local URL, signed with
+                                                  the printed whsec_ secret; token also from FINCORE_TOKEN;
+                                                  secret and cursor kept in .fincore (FINCORE_STATE_DIR)
 
 Scopes: ${ALL_SCOPES.join(', ')}; --scopes all grants every one.
 -s keeps npm's own lines out of the output: TOKEN=$(npm run -s cli -- token:create …)
 `;
 
-const COMMANDS = ['migrate', 'tenant:create', 'token:create', 'token:revoke', 'token:list', 'demo:seed'];
+const COMMANDS = [
+  'migrate',
+  'tenant:create',
+  'token:create',
+  'token:revoke',
+  'token:list',
+  'demo:seed',
+  'listen',
+];
 const HELP = ['help', '--help', '-h'];
 
 /** The command closest to a mistyped one, when it is close enough to be what was meant. */
@@ -136,6 +149,12 @@ export async function runCommand(argv: string[], loadSettings: () => AppConfig, 
       `unknown command "${command}"${nearest ? `; did you mean ${nearest}?` : ''} (usage: npm run -s cli -- help)`,
       true,
     );
+  }
+  if (command === 'listen') {
+    // Needs no database or Redis settings: it talks to notification-api only.
+    const options = listenOptions(rest, process.env);
+    if (typeof options === 'string') throw new UsageError(options);
+    return runListen(options, io);
   }
   return run(command, rest, loadSettings(), io);
 }

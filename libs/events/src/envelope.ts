@@ -42,13 +42,17 @@ export function toEnvelope(event: StoredEvent): DomainEvent {
   };
 }
 
-export function envelopeFromRow(row: OutboxRow): DomainEvent {
-  return toEnvelope({
+export function storedEventFromRow(row: OutboxRow): StoredEvent {
+  return {
     id: row.id,
     type: row.type,
     tenantCode: row.tenant_code,
     occurredAt: row.occurred_at,
     correlationId: row.correlation_id,
     data: row.data,
-  });
+  };
+}
+
+export function envelopeFromRow(row: OutboxRow): DomainEvent {
+  return toEnvelope(storedEventFromRow(row));
 }

@@ -24,3 +24,6 @@ export { subjectOf } from './subject';
 export type { EventSubject } from './subject';
 export { UnitOfWork } from './unit-of-work';
 export type { ChangeAsRead, Transaction } from './unit-of-work';
+export type { CommitOrderPosition, CommittedEvent, CommittedRangeQuery } from './committed-events';
+export { webhookEnvelope } from './webhook-envelope';
+export type { WebhookEnvelope } from './webhook-envelope';

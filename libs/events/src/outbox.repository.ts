@@ -2,6 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
+import {
+  COMMITTED_RANGE_SQL,
+  CommittedEvent,
+  CommittedEventRow,
+  CommittedRangeQuery,
+  committedRangeParams,
+  toCommittedEvent,
+} from './committed-events';
 import { DomainEvent, envelopeFromRow, OutboxRow } from './envelope';
 import { subjectOf } from './subject';
 
@@ -210,6 +218,12 @@ export class OutboxRepository {
       position: r.position,
       traceContext: r.trace_context,
     }));
+  }
+
+  /** One page of a tenant's events in commit order (see COMMITTED_RANGE_SQL): one index range read. */
+  async pageCommitted(query: CommittedRangeQuery): Promise<CommittedEvent[]> {
+    const rows: CommittedEventRow[] = await this.db.query(COMMITTED_RANGE_SQL, committedRangeParams(query));
+    return rows.map(toCommittedEvent);
   }
 
   /** The event as subscribers receive it; undefined when the outbox does not hold it. */

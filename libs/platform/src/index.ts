@@ -47,8 +47,8 @@ export {
   traceIdOf,
 } from './telemetry/trace-context';
 export type { Span, SpanOptions, TraceCarrier } from './telemetry/trace-context';
-export { cursorParam, keysetCursor } from './validation/cursor';
-export { validationFailed } from './validation/validation.problems';
+export { CURSOR_MAX_LENGTH, cursorParam, keysetCursor } from './validation/cursor';
+export { invalidCursor, validationFailed } from './validation/validation.problems';
 export {
   boundedInt,
   boundedIntParam,

@@ -119,6 +119,8 @@ export const configSchema = z.object({
    * fractions allowed (0.5 = 12 hours), so soak runs and tests can see retention apply.
    */
   OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  /** Long-polls of the event stream one notification-api process holds at once; beyond, 503. */
+  EVENT_STREAM_MAX_WAITERS: positiveInt(100),
   /** Finished (succeeded or failed) deliveries older than this are deleted with their attempts. Days, fractions allowed. */
   DELIVERY_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** How often the notifier deletes what is past retention. */

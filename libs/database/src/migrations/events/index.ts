@@ -4,6 +4,7 @@ import { EventsOutboxSubject1763700000905 } from './1763700000905-events-outbox-
 import { EventsOutboxTraceContext1763700000935 } from './1763700000935-events-outbox-trace-context';
 import { EventsOutboxSubjectIndexWithSubject1763700000940 } from './1763700000940-events-outbox-subject-index-with-subject';
 import { EventsOutboxNotifyUnpublished1763700000945 } from './1763700000945-events-outbox-notify-unpublished';
+import { EventsOutboxCommitOrder1763700000955 } from './1763700000955-events-outbox-commit-order';
 
 export const EVENTS_MIGRATIONS = [
   EventsOutbox1763700000100,
@@ -12,4 +13,5 @@ export const EVENTS_MIGRATIONS = [
   EventsOutboxTraceContext1763700000935,
   EventsOutboxSubjectIndexWithSubject1763700000940,
   EventsOutboxNotifyUnpublished1763700000945,
+  EventsOutboxCommitOrder1763700000955,
 ];

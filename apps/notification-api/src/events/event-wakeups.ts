@@ -1,0 +1,68 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { QueueEvents } from 'bullmq';
+import { QueueName, queuePrefix } from '@fincore/events';
+import { APP_CONFIG, AppConfig, createQueueConnection } from '@fincore/platform';
+
+/** A held long-poll slot: waits for the next wake-up, released once the poll answers. */
+export interface WaitSlot {
+  /** Resolves at the next wake-up or after `ms`, whichever comes first. */
+  next(ms: number): Promise<void>;
+  release(): void;
+}
+
+/**
+ * Wakes the long-polls of the event stream when an event is enqueued. Every committed event is:
+ * the APIs add its `domain-events` job after commit, the outbox relay adds the jobs of the rest
+ * (those its LISTEN/NOTIFY hears of). Redis announces each added job on the queue's event stream,
+ * read here with one blocking connection per process. At most EVENT_STREAM_MAX_WAITERS slots.
+ */
+@Injectable()
+export class EventWakeups implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(EventWakeups.name);
+  private readonly sleepers = new Set<() => void>();
+  private held = 0;
+  private events?: QueueEvents;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  onApplicationBootstrap(): void {
+    this.events = new QueueEvents(QueueName.DomainEvents, {
+      connection: createQueueConnection(this.config),
+      prefix: queuePrefix(this.config.QUEUE_PREFIX),
+    });
+    this.events.on('added', () => this.wakeAll());
+    this.events.on('error', (e) => this.logger.warn(`Event stream wake-ups interrupted: ${e.message}`));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.wakeAll();
+    await this.events?.close();
+  }
+
+  /** A slot, or undefined when EVENT_STREAM_MAX_WAITERS are held already. */
+  hold(): WaitSlot | undefined {
+    if (this.held >= this.config.EVENT_STREAM_MAX_WAITERS) return undefined;
+    this.held++;
+    let released = false;
+    return {
+      next: (ms) =>
+        new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            this.sleepers.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, ms);
+          this.sleepers.add(wake);
+        }),
+      release: () => {
+        if (!released) this.held--;
+        released = true;
+      },
+    };
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.sleepers]) wake();
+  }
+}
