@@ -4,7 +4,7 @@ import { newUnitOfWork } from '@test/support/unit-of-work-double';
 import type { LoginThrottle, PasswordCheck } from '../persons/login-throttle';
 import type { PasswordHasher } from '../persons/password-hasher';
 import type { PersonRepository } from '../persons/person.repository';
-import { aPerson, anInvalidatedPerson, PRINCIPAL } from '../persons/persons.fixtures';
+import { aPerson, anInvalidatedPerson, PRINCIPAL } from '@test/support/fixtures/persons';
 import { CredentialsService } from './credentials.service';
 
 const problem = (code: string, status: number) => expect.objectContaining({ code, status });

@@ -4,7 +4,7 @@ import { newUnitOfWork, OUTBOX_ROWS } from '@test/support/unit-of-work-double';
 import type { LoginThrottle } from './login-throttle';
 import type { PasswordHasher } from './password-hasher';
 import type { PersonRepository } from './person.repository';
-import { aPerson, anInvalidatedPerson, PRINCIPAL } from './persons.fixtures';
+import { aPerson, anInvalidatedPerson, PRINCIPAL } from '@test/support/fixtures/persons';
 import { PersonsService } from './persons.service';
 
 const problem = (code: string, status: number) => expect.objectContaining({ code, status });

@@ -11,7 +11,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { generateSecret, generateSigningKeyPair, SecretBox, verifyWebhook } from '@fincore/webhooks';
 import { newDouble } from '@test/support/doubles';
 import { newUnitOfWork } from '@test/support/unit-of-work-double';
-import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { newNotifierMetricsDouble } from '@test/support/fixtures/notifier-metrics';
 import { AttemptAdmission } from './attempt-admission';
 import { AttemptRecorder } from './attempt-recorder';
 import { DeliverySigner } from './delivery-signer';

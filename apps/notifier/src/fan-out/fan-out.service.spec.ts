@@ -6,7 +6,7 @@ import { newDouble } from '@test/support/doubles';
 import { AttemptFollowUp } from '../delivery/attempt-follow-up';
 import { DeliveryService } from '../delivery/delivery.service';
 import { TenantPriority } from '../fairness/tenant-priority';
-import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { newNotifierMetricsDouble } from '@test/support/fixtures/notifier-metrics';
 import { FanOutService } from './fan-out.service';
 
 describe('FanOutService', () => {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { WebhookDeliveryRetentionRepository } from '@fincore/notifications';
 import { loadConfig, type AppConfig } from '@fincore/platform';
 import { newDouble } from '@test/support/doubles';
-import { newNotifierMetricsDouble } from '../metrics/notifier-metrics.fixtures';
+import { newNotifierMetricsDouble } from '@test/support/fixtures/notifier-metrics';
 import { RETENTION_BATCH, RetentionJanitor } from './retention-janitor';
 
 const NOW = new Date('2026-03-31T12:00:00Z');

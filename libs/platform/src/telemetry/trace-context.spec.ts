@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import * as sut from './trace-context';
-import { contextWithSpan, SPAN_ID, TRACE_ID, TRACEPARENT } from './trace-context.fixtures';
+import { contextWithSpan, SPAN_ID, TRACE_ID, TRACEPARENT } from '@test/support/fixtures/trace-context';
 
 describe('trace context helpers', () => {
   describe('serializeTraceContext', () => {

@@ -1,5 +1,5 @@
 import { newDouble } from '@test/support/doubles';
-import { anAccount, principal } from '../../card-context.fixtures';
+import { anAccount, principal } from '@test/support/fixtures/card-context';
 import type { AccountChanges } from './account-changes';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';

@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '@test/support/doubles';
 import type { AccountRef, AccountRepository } from '../accounts/account.repository';
-import { principal } from '../../card-context.fixtures';
+import { principal } from '@test/support/fixtures/card-context';
 import { CardRefs } from './card-refs';
 import type { CardRef, CardRepository } from './card.repository';
 

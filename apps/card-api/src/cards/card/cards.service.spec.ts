@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@fincore/events';
 import { newDouble } from '@test/support/doubles';
 import { AccountRepository } from '../accounts/account.repository';
-import { aCard, anAccount, aUsageGroup, principal } from '../../card-context.fixtures';
+import { aCard, anAccount, aUsageGroup, principal } from '@test/support/fixtures/card-context';
 import { aTransaction, runsIn } from '@test/support/unit-of-work-double';
 import { UsageGroupRepository } from '../usage-groups/usage-group.repository';
 import { CardRefs } from './card-refs';

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '@fincore/events';
 import { newDouble } from '@test/support/doubles';
-import { aCard, aUsageGroup, principal } from '../../card-context.fixtures';
+import { aCard, aUsageGroup, principal } from '@test/support/fixtures/card-context';
 import { aTransaction, OUTBOX_ROWS, runsIn } from '@test/support/unit-of-work-double';
 import { CardRepository } from '../card/card.repository';
 import type { CardEntity } from '../card/card.entity';

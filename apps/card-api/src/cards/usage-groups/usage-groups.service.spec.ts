@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '@fincore/events';
 import { newDouble } from '@test/support/doubles';
-import { aUsageGroup, principal } from '../../card-context.fixtures';
+import { aUsageGroup, principal } from '@test/support/fixtures/card-context';
 import { aTransaction, runsIn } from '@test/support/unit-of-work-double';
 import type { UsageGroupCards } from './usage-group-cards';
 import { UsageGroupRepository } from './usage-group.repository';

@@ -1,5 +1,5 @@
 import { newDouble } from '@test/support/doubles';
-import { principal, TENANT_ID } from '../pricing.fixtures';
+import { principal, TENANT_ID } from '@test/support/fixtures/pricing';
 import { PricingCache } from '../fee-quotes/pricing-cache';
 import { ExchangeRateRepository } from './exchange-rate.repository';
 import { ExchangeRatesService } from './exchange-rates.service';

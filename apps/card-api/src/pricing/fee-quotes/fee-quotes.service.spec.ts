@@ -6,7 +6,7 @@ import {
   STANDARD_LABELS,
   STANDARD_TRANSACTION_TYPES,
 } from '../domain/standard-catalog';
-import { principal, priceListDocument, TENANT_ID } from '../pricing.fixtures';
+import { principal, priceListDocument, TENANT_ID } from '@test/support/fixtures/pricing';
 import { FeeQuotesService } from './fee-quotes.service';
 import type { PricingCache } from './pricing-cache';
 import { indexTenantPricing } from './tenant-pricing';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '@test/support/doubles';
-import { priceListDocument, TENANT_ID } from '../pricing.fixtures';
+import { priceListDocument, TENANT_ID } from '@test/support/fixtures/pricing';
 import { PricingCache } from './pricing-cache';
 import type { TenantPricingDocuments } from './tenant-pricing';
 import type { TenantPricingRepository } from './tenant-pricing.repository';

@@ -5,7 +5,7 @@ import { newDouble } from '@test/support/doubles';
 import type { AccountRepository, CardRepository } from '../card-context';
 import type { CatalogRepository } from '../catalogs/catalog.repository';
 import { STANDARD_PRICE_LIST_RULES } from '../domain/standard-catalog';
-import { principal, priceListEntity, TENANT_ID } from '../pricing.fixtures';
+import { principal, priceListEntity, TENANT_ID } from '@test/support/fixtures/pricing';
 import type { PricingCache } from '../fee-quotes/pricing-cache';
 import { PriceListConflictError, PriceListRepository } from './price-list.repository';
 import { PriceListsService } from './price-lists.service';
