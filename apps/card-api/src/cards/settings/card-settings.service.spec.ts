@@ -169,23 +169,42 @@ describe('CardSettingsService', () => {
       expect(uow.run).not.toHaveBeenCalled();
     });
 
-    it('reads the card for every change and checks the change against the card as read', async () => {
+    it('checks the next change of the card against what this one wrote, without reading it', async () => {
       cards.readCardForChange.mockResolvedValue(found());
       cards.changeSettingsIfUnchanged.mockResolvedValue(true);
       await sut.changeSettings(principal, 'CARD-1', request(false));
-      cards.readCardForChange.mockResolvedValue(
-        found(aCard({ settingsVersion: 2, authorisationTypes: { '00': true, '01': false, '10': true } })),
-      );
 
       await sut.changeSettings(principal, 'CARD-1', request(true));
 
-      expect(cards.readCardForChange).toHaveBeenCalledTimes(2);
+      expect(cards.readCardForChange).toHaveBeenCalledTimes(1);
       const [expected, update] = cards.changeSettingsIfUnchanged.mock.calls[1];
       expect(expected.card).toMatchObject({
         settingsVersion: 2,
         authorisationTypes: { '00': true, '01': false, '10': true },
       });
       expect(update.settingsVersion).toBe(3);
+    });
+
+    it('locks the card when it changed since this replica knew it, and reads it again only once forgotten', async () => {
+      const without01 = { '00': true, '01': false, '10': true };
+      cards.readCardForChange.mockResolvedValue(found());
+      cards.changeSettingsIfUnchanged.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
+      await sut.changeSettings(principal, 'CARD-1', request(false));
+      cards.lockCardForChange.mockResolvedValue(
+        found(aCard({ settingsVersion: 6, authorisationTypes: without01 })),
+      );
+
+      await sut.changeSettings(principal, 'CARD-1', request(true));
+
+      expect(cards.readCardForChange).toHaveBeenCalledTimes(1);
+      expect(
+        cards.changeSettingsIfUnchanged.mock.calls.map(([expected]) => expected.card.settingsVersion),
+      ).toEqual([1, 2]);
+      expect(cards.updateSettings).toHaveBeenCalledWith(
+        tx.manager,
+        'card-row-1',
+        expect.objectContaining({ settingsVersion: 7 }),
+      );
     });
 
     it('locks the card when it changed since it was read', async () => {

@@ -11,6 +11,7 @@ import { isServiceCode } from '../domain/service-codes';
 import type { UsageGroupEntity } from '../usage-groups/usage-group.entity';
 import { UsageGroupCards } from '../usage-groups/usage-group-cards';
 import { CardSettingsChangeRepository, NewCardSettingsChange } from '../card/card-settings-change.repository';
+import { KnownCards } from './known-cards';
 import { mapAuthorisationCheck, mapHistoryPage, mapSettingsView } from './card-settings.mapper';
 import type { ChangeCardSettingsBody } from '../card/card.schemas';
 import type { HistoryQuery } from './card-settings.schemas';
@@ -66,10 +67,13 @@ interface SettingsChangeRecord {
 /**
  * Card settings: the change (all or nothing, serialised per card), the settings in force, their
  * history, and the authorisation check. Every answer comes from PostgreSQL, never a process cache,
- * so a change is visible to every replica as soon as its response is sent.
+ * so a change is visible to every replica as soon as its response is sent: what a replica keeps of
+ * a card only spares a change its read, and the change applies only if the card is still so.
  */
 @Injectable()
 export class CardSettingsService implements UsageGroupCards {
+  private readonly known = new KnownCards();
+
   constructor(
     private readonly cards: CardRepository,
     private readonly history: CardSettingsChangeRepository,
@@ -84,12 +88,15 @@ export class CardSettingsService implements UsageGroupCards {
   /**
    * Replaces the card's settings with the requested ones. Changes of one card apply one after the
    * other, each seeing the previous one's result. An effective change goes as one statement,
-   * checked against the card as read now and applied only while the card is still so; otherwise,
-   * and for refusals and no-ops, the card is locked for the change (see UnitOfWork.changeAsReadOrLocked).
+   * checked against the card as this replica last knew it (or as read now) and applied only while
+   * the card is still so; otherwise, and for refusals and no-ops, the card is locked for the change
+   * (see UnitOfWork.changeAsReadOrLocked).
    */
   changeSettings(principal: Principal, cardId: string, body: ChangeBody): Promise<CardSettings> {
     return this.uow.changeAsReadOrLocked({
-      read: () => this.cards.readCardForChange(principal.tenantId, cardId),
+      read: async () =>
+        this.known.get(principal.tenantId, cardId) ??
+        (await this.cards.readCardForChange(principal.tenantId, cardId)),
       plan: (read) => this.planInOneStatement(principal, read, body),
       locked: (tx) => this.changeLocked(tx, principal, cardId, body),
     });
@@ -116,8 +123,14 @@ export class CardSettingsService implements UsageGroupCards {
       type: 'CARD_SETTINGS_CHANGED' as const,
       tenantCode: principal.tenantCode,
       data: [this.eventData(cause, record)],
-      write: async (outbox: OutboxRows) =>
-        (await this.cards.changeSettingsIfUnchanged(read, update, history, outbox)) ? plan.current : null,
+      write: async (outbox: OutboxRows) => {
+        if (!(await this.cards.changeSettingsIfUnchanged(read, update, history, outbox))) {
+          this.known.forget(principal.tenantId, read.card.cardId);
+          return null;
+        }
+        this.known.remember({ card: Object.assign(new CardEntity(), read.card, update), group: read.group });
+        return plan.current;
+      },
     };
   }
 
@@ -130,9 +143,12 @@ export class CardSettingsService implements UsageGroupCards {
   ): Promise<CardSettings> {
     const locked = await this.cards.lockCardForChange(tx.manager, principal.tenantId, cardId);
     if (!locked) throw cardNotFound(cardId);
+    this.known.remember(locked);
     const plan = planChange(locked, body);
     if (plan.changed.length === 0) return plan.current;
     const update = this.settingsUpdate(locked.card, plan, body);
+    // Only a guess for the next change, whose statement falls back here if this does not commit.
+    this.known.remember({ card: Object.assign(new CardEntity(), locked.card, update), group: locked.group });
     // Issued together: the connection sends each write as soon as the previous one is done,
     // instead of waiting for this process's event loop while the card stays locked.
     await Promise.all([
