@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { QueueEvents } from 'bullmq';
 import { QueueName, queuePrefix } from '@fincore/events';
-import { APP_CONFIG, AppConfig, createQueueConnection } from '@fincore/platform';
+import { APP_CONFIG, AppConfig, createQueueConnection, logConnectionErrors } from '@fincore/platform';
 
 /** A held long-poll slot: waits for the next wake-up, released once the poll answers. */
 export interface WaitSlot {
@@ -31,7 +31,7 @@ export class EventWakeups implements OnApplicationBootstrap, OnApplicationShutdo
       prefix: queuePrefix(this.config.QUEUE_PREFIX),
     });
     this.events.on('added', () => this.wakeAll());
-    this.events.on('error', (e) => this.logger.warn(`Event stream wake-ups interrupted: ${e.message}`));
+    logConnectionErrors(this.events, 'Event stream wake-ups interrupted', this.logger);
   }
 
   async onApplicationShutdown(): Promise<void> {
