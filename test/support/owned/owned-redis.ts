@@ -74,11 +74,13 @@ export class OwnedRedis {
     this.frozen = false;
   }
 
-  async flushAll(): Promise<void> {
+  /** Empties the server; answers how many keys it held just before, in the same transaction. */
+  async flushAll(): Promise<number> {
     const client = new Redis(this.url(), { lazyConnect: true, maxRetriesPerRequest: 0 });
     try {
       await client.connect();
-      await client.flushall();
+      const [[, keys]] = (await client.multi().dbsize().flushall().exec()) as [[null, number], unknown];
+      return keys;
     } finally {
       client.disconnect();
     }
