@@ -128,7 +128,7 @@ export class CardSettingsService implements UsageGroupCards {
           this.known.forget(principal.tenantId, read.card.cardId);
           return null;
         }
-        this.known.remember({ card: Object.assign(new CardEntity(), read.card, update), group: read.group });
+        this.known.rememberChanged(read, update);
         return plan.current;
       },
     };
@@ -148,7 +148,7 @@ export class CardSettingsService implements UsageGroupCards {
     if (plan.changed.length === 0) return plan.current;
     const update = this.settingsUpdate(locked.card, plan, body);
     // Only a guess for the next change, whose statement falls back here if this does not commit.
-    this.known.remember({ card: Object.assign(new CardEntity(), locked.card, update), group: locked.group });
+    this.known.rememberChanged(locked, update);
     // Issued together: the connection sends each write as soon as the previous one is done,
     // instead of waiting for this process's event loop while the card stays locked.
     await Promise.all([

@@ -30,6 +30,17 @@ describe('KnownCards', () => {
     expect(['A', 'B', 'C'].map((id) => sut.get(tenantId, id) !== undefined)).toEqual([false, true, true]);
   });
 
+  it('keeps a card as a settings update leaves it', () => {
+    const sut = new KnownCards(10);
+    const before = known('A', 1);
+    const update = { ...before.card, settingsVersion: 2, renewable: false };
+    sut.rememberChanged(before, update);
+    expect(sut.get(before.card.tenantId, 'A')).toMatchObject({
+      card: { cardId: 'A', settingsVersion: 2, renewable: false },
+      group: before.group,
+    });
+  });
+
   it('forgets a card', () => {
     const sut = new KnownCards(10);
     sut.remember(known('A'));

@@ -1,5 +1,6 @@
 import { BoundedMap } from '@fincore/platform';
-import type { CardWithUsageGroup } from '../card/card.repository';
+import { CardEntity } from '../card/card.entity';
+import type { CardWithUsageGroup, SettingsUpdate } from '../card/card.repository';
 
 /** About a kilobyte each: a card not kept costs its change one unlocked read more. */
 const KNOWN_CARDS = 20_000;
@@ -29,6 +30,11 @@ export class KnownCards {
     const kept = this.entries.get(key);
     if (kept && kept.card.settingsVersion > known.card.settingsVersion) return;
     this.entries.set(key, known);
+  }
+
+  /** Keeps the card as `update` leaves it. */
+  rememberChanged({ card, group }: CardWithUsageGroup, update: SettingsUpdate): void {
+    this.remember({ card: Object.assign(new CardEntity(), card, update), group });
   }
 
   forget(tenantId: string, cardId: string): void {
