@@ -9,6 +9,7 @@ import { DeliveryReconciler } from './delivery/delivery-reconciler';
 import { DeliverySigner } from './delivery/delivery-signer';
 import { DeliveryService } from './delivery/delivery.service';
 import { EndpointPacer } from './delivery/endpoint-pacer';
+import { EndpointHealth } from './delivery/endpoint-health';
 import { SucceededAttemptRecorder } from './delivery/succeeded-attempt-recorder';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookSender } from './delivery/webhook-sender';
@@ -34,6 +35,7 @@ import { RetentionJanitor } from './retention/retention-janitor';
     AttemptFollowUp,
     EndpointPacer,
     SucceededAttemptRecorder,
+    EndpointHealth,
     WebhookSender,
     WebhookDeliveryProcessor,
     DeliveryReconciler,

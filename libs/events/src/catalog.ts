@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
+const EndpointRef = {
+  endpointId: z.string().describe('The webhook endpoint the event is about (its subject)'),
+  url: z.string().describe("The endpoint's URL"),
+};
+
 /**
  * The event types fincore emits, each with the schema of its `data`. The outbox refuses data that
  * does not match, so subscribers can rely on these schemas (published by GET /notification-types).
@@ -61,7 +66,117 @@ export const EVENT_CATALOG = {
       })
       .meta({ id: 'CardSettingsChangedData' }),
   },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    description:
+      'A webhook endpoint stopped receiving: it failed for the whole disable period, its receiver answered 410, ' +
+      'or the tenant disabled it. Never sent to the endpoint itself.',
+    schema: z
+      .object({
+        ...EndpointRef,
+        reason: z.string().describe('Why, as the endpoint shows it in disabledReason'),
+        disabledAt: isoDateTime,
+      })
+      .meta({
+        id: 'WebhookEndpointDisabledData',
+        examples: [
+          {
+            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+            url: 'https://hooks.example.com/fincore',
+            reason: 'the receiver answered 410 Gone',
+            disabledAt: '2026-03-01T10:15:00.000Z',
+          },
+        ],
+      }),
+  },
+  WEBHOOK_ENDPOINT_FAILING: {
+    description:
+      "A webhook endpoint's failures have lasted half the disable period without a success: it will be " +
+      'disabled at disablesAt unless a delivery succeeds. Once per failure streak; never sent to the endpoint itself.',
+    schema: z
+      .object({
+        ...EndpointRef,
+        failingSince: isoDateTime.describe('First failure since the last success'),
+        disablesAt: isoDateTime.describe('When the endpoint is disabled if nothing succeeds until then'),
+        lastError: z.string().nullable().describe('The last failed attempt: HTTP status or transport error'),
+      })
+      .meta({
+        id: 'WebhookEndpointFailingData',
+        examples: [
+          {
+            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+            url: 'https://hooks.example.com/fincore',
+            failingSince: '2026-03-01T10:00:00.000Z',
+            disablesAt: '2026-03-06T10:00:00.000Z',
+            lastError: 'HTTP 503',
+          },
+        ],
+      }),
+  },
+  WEBHOOK_ENDPOINT_RECOVERED: {
+    description:
+      'A webhook endpoint reported as failing (WEBHOOK_ENDPOINT_FAILING) accepted a delivery again. ' +
+      'Never sent to the endpoint itself.',
+    schema: z
+      .object({
+        ...EndpointRef,
+        failingNotifiedAt: isoDateTime.describe('When WEBHOOK_ENDPOINT_FAILING was emitted'),
+        recoveredAt: isoDateTime,
+      })
+      .meta({
+        id: 'WebhookEndpointRecoveredData',
+        examples: [
+          {
+            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+            url: 'https://hooks.example.com/fincore',
+            failingNotifiedAt: '2026-03-03T22:00:00.000Z',
+            recoveredAt: '2026-03-04T08:30:00.000Z',
+          },
+        ],
+      }),
+  },
+  WEBHOOK_DELIVERY_EXHAUSTED: {
+    description:
+      'A delivery failed for good: its retry schedule ran out. Not emitted for deliveries of webhook events ' +
+      'themselves, nor for those ended by disabling their endpoint. Never sent to the endpoint itself.',
+    schema: z
+      .object({
+        ...EndpointRef,
+        deliveryId: z.string(),
+        eventId: z.string().describe('The event that was not delivered (its webhook-id)'),
+        notificationTypeCode: z.string(),
+        attemptCount: z.number().int(),
+        lastStatusCode: z.number().int().nullable(),
+        lastError: z.string().nullable(),
+      })
+      .meta({
+        id: 'WebhookDeliveryExhaustedData',
+        examples: [
+          {
+            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+            url: 'https://hooks.example.com/fincore',
+            deliveryId: 'c3a0d2a4-51d8-4a3e-8d0c-2b1f0e9a7d11',
+            eventId: '0d9f6a52-6c0b-4b7e-9a1e-5f2c3b4a1d22',
+            notificationTypeCode: 'PERSON_UPDATED',
+            attemptCount: 8,
+            lastStatusCode: 500,
+            lastError: 'HTTP 500',
+          },
+        ],
+      }),
+  },
 } as const;
+
+/** The events about webhook delivery itself, whose subject is an endpoint. */
+export const OPERATIONAL_EVENT_TYPES = [
+  'WEBHOOK_ENDPOINT_DISABLED',
+  'WEBHOOK_ENDPOINT_FAILING',
+  'WEBHOOK_ENDPOINT_RECOVERED',
+  'WEBHOOK_DELIVERY_EXHAUSTED',
+] as const satisfies ReadonlyArray<keyof typeof EVENT_CATALOG>;
+
+export function isOperationalEventType(type: string): boolean {
+  return (OPERATIONAL_EVENT_TYPES as readonly string[]).includes(type);
+}
 
 export type EventType = keyof typeof EVENT_CATALOG;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];

@@ -1,5 +1,11 @@
 export { mapInBatches } from './batches';
-export { EVENT_CATALOG, EVENT_TYPES, eventDataJsonSchema } from './catalog';
+export {
+  EVENT_CATALOG,
+  EVENT_TYPES,
+  eventDataJsonSchema,
+  isOperationalEventType,
+  OPERATIONAL_EVENT_TYPES,
+} from './catalog';
 export type { EventData, EventType } from './catalog';
 export { toEnvelope } from './envelope';
 export type { DomainEvent, StoredEvent } from './envelope';
@@ -20,7 +26,7 @@ export {
   redisConnectionOptions,
 } from './queues';
 export type { DomainEventJob, WebhookDeliveryJob } from './queues';
-export { subjectOf } from './subject';
+export { ENDPOINT_SUBJECT, subjectOf } from './subject';
 export type { EventSubject } from './subject';
 export { UnitOfWork } from './unit-of-work';
 export type { ChangeAsRead, Transaction } from './unit-of-work';

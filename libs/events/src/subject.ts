@@ -2,13 +2,24 @@ import type { EventData, EventType } from './catalog';
 
 /** What an event is about: the one person or card whose change it reports. */
 export interface EventSubject {
-  type: 'person' | 'card';
+  type: 'person' | 'card' | typeof ENDPOINT_SUBJECT;
   id: string;
 }
+
+/** The subject type of the operational events: the fan-out never sends one to the endpoint it is about. */
+export const ENDPOINT_SUBJECT = 'webhook_endpoint';
+const aboutEndpoint = (data: { endpointId: string }): EventSubject => ({
+  type: ENDPOINT_SUBJECT,
+  id: data.endpointId,
+});
 
 const SUBJECT_OF: { [T in EventType]: (data: EventData<T>) => EventSubject } = {
   PERSON_UPDATED: (data) => ({ type: 'person', id: data.personId }),
   CARD_SETTINGS_CHANGED: (data) => ({ type: 'card', id: data.cardId }),
+  WEBHOOK_ENDPOINT_DISABLED: aboutEndpoint,
+  WEBHOOK_ENDPOINT_FAILING: aboutEndpoint,
+  WEBHOOK_ENDPOINT_RECOVERED: aboutEndpoint,
+  WEBHOOK_DELIVERY_EXHAUSTED: aboutEndpoint,
 };
 
 /**

@@ -3,6 +3,7 @@ SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at
               d.subject_type, d.subject_id, d.sequence, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
   e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms,
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
          FROM notifications.webhook_deliveries d
@@ -74,7 +75,8 @@ WITH input AS (
        SELECT id, status FROM delivery;
 
 -- lockForFailedAttempt, recordFailedAttempt.1
-SELECT cycle_attempts FROM notifications.webhook_deliveries WHERE id = $1 FOR NO KEY UPDATE;
+SELECT cycle_attempts, attempt_count, status FROM notifications.webhook_deliveries
+          WHERE id = $1 FOR NO KEY UPDATE;
 
 -- lockForFailedAttempt, recordFailedAttempt.2
 WITH delivery AS (

@@ -8,6 +8,7 @@ WITH event AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
   e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms
            FROM event
            JOIN platform.tenants t ON t.code = event.tenant_code
@@ -17,7 +18,9 @@ WITH event AS (
            -- receivesDeliveries, in SQL
            JOIN notifications.webhook_endpoints e
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
-            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
+            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
+            -- an endpoint is never told about itself (an operational event's subject is its endpoint)
+            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
@@ -39,7 +42,7 @@ WITH event AS (
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
               target.rate_limit, target.signature_schemes, target.signing_key_sealed,
-              target.previous_signing_key_sealed, target.paused_for_ms,
+              target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
          LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true;
@@ -61,6 +64,7 @@ WITH event AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
   e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms
            FROM event
            JOIN platform.tenants t ON t.code = event.tenant_code
@@ -70,7 +74,9 @@ WITH event AS (
            -- receivesDeliveries, in SQL
            JOIN notifications.webhook_endpoints e
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
-            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
+            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
+            -- an endpoint is never told about itself (an operational event's subject is its endpoint)
+            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
@@ -92,7 +98,7 @@ WITH event AS (
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
               target.rate_limit, target.signature_schemes, target.signing_key_sealed,
-              target.previous_signing_key_sealed, target.paused_for_ms,
+              target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
          LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true;

@@ -9,7 +9,7 @@ import type { AppConfig, Principal } from '@fincore/platform';
 import { SecretBox } from '@fincore/webhooks';
 import { aWebhookEndpoint } from '@test/support/builders/notifications';
 import { newDouble } from '@test/support/doubles';
-import { newUnitOfWork } from '@test/support/unit-of-work-double';
+import { newUnitOfWork, TransactionDouble } from '@test/support/unit-of-work-double';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import { MAX_ENDPOINTS_PER_TENANT } from './domain/endpoint-rules';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -24,6 +24,7 @@ describe('WebhookEndpointsService', () => {
   let endpoints: jest.Mocked<WebhookEndpointRepository>;
   let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let unitOfWork: jest.Mocked<UnitOfWork>;
+  let tx: TransactionDouble;
   let manager: EntityManager;
   let secrets: jest.Mocked<SecretBox>;
   let deliveryQueue: jest.Mocked<DeliveryQueue>;
@@ -37,7 +38,7 @@ describe('WebhookEndpointsService', () => {
     endpoints = newDouble<WebhookEndpointRepository>();
     deliveries = newDouble<WebhookDeliveryAdminRepository>();
     manager = { transaction: true } as unknown as EntityManager;
-    unitOfWork = newUnitOfWork(manager).uow;
+    ({ uow: unitOfWork, tx } = newUnitOfWork(manager));
     secrets = newDouble<SecretBox>();
     secrets.seal.mockImplementation((secret) => `sealed:${secret}`);
     deliveryQueue = newDouble<DeliveryQueue>();
@@ -177,7 +178,7 @@ describe('WebhookEndpointsService', () => {
   });
 
   describe('disable', () => {
-    it('disables an active endpoint and fails its pending deliveries', async () => {
+    it('disables an active endpoint, fails its pending deliveries and emits WEBHOOK_ENDPOINT_DISABLED', async () => {
       const endpoint = aWebhookEndpoint();
       endpoints.lockOfTenant.mockResolvedValue(endpoint);
 
@@ -193,6 +194,12 @@ describe('WebhookEndpointsService', () => {
         'endpoint disabled by the tenant',
       );
       expect(response.status).toBe('DISABLED');
+      expect(tx.emit).toHaveBeenCalledWith('WEBHOOK_ENDPOINT_DISABLED', 'ACME', {
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        reason: 'disabled by the tenant',
+        disabledAt: response.disabledAt,
+      });
     });
 
     it('leaves a disabled endpoint as it is', async () => {
@@ -203,6 +210,7 @@ describe('WebhookEndpointsService', () => {
       expect(await sut.disable(principal, 'id')).toMatchObject({ disabledReason: '410' });
       expect(endpoints.save).not.toHaveBeenCalled();
       expect(deliveries.failPendingOfEndpoint).not.toHaveBeenCalled();
+      expect(tx.emit).not.toHaveBeenCalled();
     });
   });
 

@@ -92,6 +92,10 @@ export class WebhookEndpointsService {
         previousSigningKeySealed: null,
         previousPublicKey: null,
         failingSince: null,
+        failingNotifiedAt: null,
+        filter: null,
+        tlsSealed: null,
+        tlsSummary: null,
         lastSuccessAt: null,
         createdAt: now,
         updatedAt: now,
@@ -163,7 +167,7 @@ export class WebhookEndpointsService {
   }
 
   async disable(principal: Principal, endpointId: string) {
-    return this.unitOfWork.run(async ({ manager }) => {
+    return this.unitOfWork.run(async ({ manager, emit }) => {
       const endpoint = await this.lock(manager, principal, endpointId);
       if (endpoint.status === EndpointStatus.Disabled) return mapWebhookEndpoint(endpoint);
       const now = new Date();
@@ -175,6 +179,12 @@ export class WebhookEndpointsService {
       });
       await this.endpoints.save(manager, endpoint);
       await this.deliveries.failPendingOfEndpoint(manager, endpoint.id, 'endpoint disabled by the tenant');
+      await emit('WEBHOOK_ENDPOINT_DISABLED', principal.tenantCode, {
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        reason: 'disabled by the tenant',
+        disabledAt: now.toISOString(),
+      });
       return mapWebhookEndpoint(endpoint);
     });
   }
@@ -192,6 +202,7 @@ export class WebhookEndpointsService {
         disabledReason: null,
         disabledAt: null,
         failingSince: null,
+        failingNotifiedAt: null,
         updatedAt: new Date(),
       });
       await this.endpoints.save(manager, endpoint);

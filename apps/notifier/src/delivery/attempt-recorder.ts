@@ -1,25 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { UnitOfWork } from '@fincore/events';
+import { Transaction, UnitOfWork } from '@fincore/events';
 import {
   AttemptOutcome,
   AttemptRecord,
   DeliveryForAttempt,
   DeliveryStatus,
-  EndpointStatus,
-  WebhookDeliveryAdminRepository,
   WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { endpointPauseMs } from './domain/endpoint-pacing';
-import {
-  Decision,
-  decideAfterAttempt,
-  isSuccess,
-  parseRetrySchedule,
-  shouldDisableEndpoint,
-} from './domain/retry-policy';
+import { Decision, decideAfterAttempt, isSuccess, parseRetrySchedule } from './domain/retry-policy';
+import { EndpointHealth } from './endpoint-health';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import type { SentAttempt } from './webhook-sender';
@@ -35,7 +27,7 @@ export interface RecordedAttempt {
  * What an answer does to a delivery and its endpoint. A success is one statement (attempt row,
  * delivery, endpoint health), atomic on its own: it needs nothing read first, so successes
  * finishing together share one. A failure locks the endpoint and the delivery to count its
- * attempts for the retry schedule, and may disable the endpoint.
+ * attempts for the retry schedule; EndpointHealth then takes the endpoint's part.
  */
 @Injectable()
 export class AttemptRecorder {
@@ -44,8 +36,8 @@ export class AttemptRecorder {
 
   constructor(
     private readonly deliveries: WebhookDeliveryAttemptRepository,
-    private readonly admin: WebhookDeliveryAdminRepository,
     private readonly endpoints: WebhookEndpointRepository,
+    private readonly health: EndpointHealth,
     private readonly unitOfWork: UnitOfWork,
     private readonly successes: SucceededAttemptRecorder,
     private readonly pacer: EndpointPacer,
@@ -60,7 +52,7 @@ export class AttemptRecorder {
     const now = new Date();
     return sent.result.kind === 'response' && isSuccess(sent.result.statusCode)
       ? this.recordSuccess(delivery, startedAt, sent, now)
-      : this.unitOfWork.run(({ manager }) => this.recordFailure(manager, delivery, startedAt, sent, now));
+      : this.unitOfWork.run((tx) => this.recordFailure(tx, delivery, startedAt, sent, now));
   }
 
   /** A receiver's 429/503 with Retry-After holds back the endpoint's other deliveries too, not others'. */
@@ -79,11 +71,12 @@ export class AttemptRecorder {
     const decision: Decision = { kind: 'succeeded' };
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
     const status = await this.successes.record(attempt);
+    await this.health.afterSuccess(delivery, now);
     return { decision, nextAt: dueAgainAt(status, attempt), status };
   }
 
   private async recordFailure(
-    manager: EntityManager,
+    tx: Transaction,
     delivery: DeliveryForAttempt,
     startedAt: Date,
     sent: SentAttempt,
@@ -91,41 +84,18 @@ export class AttemptRecorder {
   ) {
     // Lock order endpoint, then delivery: the same as the API's disable/delete, which locks the
     // endpoint and then fails its pending deliveries. The other order could deadlock.
-    await this.endpoints.lockForFailedAttempt(manager, delivery.endpointId);
-    const cycleAttempts = await this.deliveries.lockForFailedAttempt(manager, delivery.id);
+    await this.endpoints.lockForFailedAttempt(tx.manager, delivery.endpointId);
+    const locked = await this.deliveries.lockForFailedAttempt(tx.manager, delivery.id);
     const decision = decideAfterAttempt({
       result: sent.result,
-      cycleAttempts: cycleAttempts + 1,
+      cycleAttempts: locked.cycleAttempts + 1,
       scheduleMs: this.scheduleMs,
       now,
     });
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
-    const status = await this.deliveries.recordFailedAttempt(manager, attempt);
-    await this.updateEndpointHealth(manager, delivery.endpointId, decision, now, attempt.statusCode);
+    const status = await this.deliveries.recordFailedAttempt(tx.manager, attempt);
+    await this.health.afterFailure(tx, delivery, decision, attempt, locked);
     return { decision, nextAt: dueAgainAt(status, attempt), status };
-  }
-
-  /** After a failure: 410 or a streak longer than the limit disables the endpoint, with the reason kept. */
-  private async updateEndpointHealth(
-    manager: EntityManager,
-    endpointId: string,
-    decision: Decision,
-    now: Date,
-    statusCode: number | null,
-  ): Promise<void> {
-    const streak = await this.endpoints.markFailing(manager, endpointId, now);
-    if (!streak || streak.status !== EndpointStatus.Active) return;
-    const limitHours = this.config.WEBHOOK_DISABLE_AFTER_HOURS;
-    let reason: string | undefined;
-    if (decision.kind === 'endpoint_gone') {
-      reason = `the receiver answered ${statusCode ?? 410} Gone`;
-    } else if (shouldDisableEndpoint(streak.failingSince, now, limitHours)) {
-      reason = `failing without a success since ${streak.failingSince.toISOString()} (limit ${limitHours} h)`;
-    }
-    if (!reason) return;
-    this.logger.warn(`Disabling webhook endpoint ${endpointId}: ${reason}`);
-    await this.endpoints.disableIfActive(manager, endpointId, reason, now);
-    await this.admin.failPendingOfEndpoint(manager, endpointId, `endpoint disabled: ${reason}`);
   }
 }
 

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { OutboxEventEntity, UnitOfWork } from '@fincore/events';
 import {
   DeliveryForAttempt,
+  DeliveryStatus,
   WebhookDeliveryAdminRepository,
   WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
@@ -16,6 +17,7 @@ import { AttemptAdmission } from './attempt-admission';
 import { AttemptRecorder } from './attempt-recorder';
 import { DeliverySigner } from './delivery-signer';
 import { DeliveryService } from './delivery.service';
+import { EndpointHealth } from './endpoint-health';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import { SentAttempt, WebhookSender } from './webhook-sender';
@@ -52,6 +54,8 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
     signatureSchemes: ['v1'],
     signingKeySealed: 'sealed-key',
     previousSigningKeySealed: null,
+    failingNotifiedAt: null,
+    tlsSealed: null,
   },
   event: Object.assign(new OutboxEventEntity(), {
     id: '9a1e7f60-2d4b-4c1a-8e5f-7b3c2d1e0f99',
@@ -101,8 +105,8 @@ describe('DeliveryService', () => {
     const admission = new AttemptAdmission(deliveries, pacer);
     const recorder = new AttemptRecorder(
       deliveries,
-      admin,
       endpoints,
+      new EndpointHealth(endpoints, admin, unitOfWork, config),
       unitOfWork,
       new SucceededAttemptRecorder(deliveries),
       pacer,
@@ -245,9 +249,17 @@ describe('DeliveryService', () => {
         responseExcerpt: null,
       });
       sender.send.mockResolvedValueOnce(response(500));
-      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 0,
+        attemptCount: 0,
+        status: DeliveryStatus.Pending,
+      });
       deliveries.recordFailedAttempt.mockResolvedValue('PENDING');
-      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+      endpoints.markFailing.mockResolvedValue({
+        status: 'ACTIVE',
+        failingSince: new Date(),
+        failingNotifiedAt: null,
+      });
 
       await sut.attempt('delivery-1');
       await sut.attempt('delivery-1');
@@ -290,9 +302,17 @@ describe('DeliveryService', () => {
       );
       sender.send.mockResolvedValueOnce(response(200)).mockResolvedValueOnce(response(500));
       deliveries.recordSucceededAttempt.mockResolvedValue('SUCCEEDED');
-      deliveries.lockForFailedAttempt.mockResolvedValue(2);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 2,
+        attemptCount: 2,
+        status: DeliveryStatus.Pending,
+      });
       deliveries.recordFailedAttempt.mockResolvedValue('FAILED');
-      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+      endpoints.markFailing.mockResolvedValue({
+        status: 'ACTIVE',
+        failingSince: new Date(),
+        failingNotifiedAt: null,
+      });
 
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done', wake: next });
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done', wake: next });
@@ -302,9 +322,17 @@ describe('DeliveryService', () => {
       deliveries.findForAttempt.mockResolvedValue(delivery({ chain }));
       deliveries.pendingInChain.mockResolvedValue(undefined);
       sender.send.mockResolvedValue(response(500));
-      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 0,
+        attemptCount: 0,
+        status: DeliveryStatus.Pending,
+      });
       deliveries.recordFailedAttempt.mockResolvedValue('PENDING');
-      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+      endpoints.markFailing.mockResolvedValue({
+        status: 'ACTIVE',
+        failingSince: new Date(),
+        failingNotifiedAt: null,
+      });
 
       expect(await sut.attempt('delivery-1')).toMatchObject({ kind: 'run_at' });
       expect(deliveries.pendingInChain).not.toHaveBeenCalledWith(chain, 'after');
@@ -340,9 +368,17 @@ describe('DeliveryService', () => {
     it('locks the endpoint, then the delivery, and schedules a retry after a failure', async () => {
       deliveries.findForAttempt.mockResolvedValue(delivery());
       sender.send.mockResolvedValue(response(500));
-      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 0,
+        attemptCount: 0,
+        status: DeliveryStatus.Pending,
+      });
       deliveries.recordFailedAttempt.mockResolvedValue('PENDING');
-      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+      endpoints.markFailing.mockResolvedValue({
+        status: 'ACTIVE',
+        failingSince: new Date(),
+        failingNotifiedAt: null,
+      });
 
       const next = await sut.attempt('delivery-1');
 
@@ -371,7 +407,11 @@ describe('DeliveryService', () => {
         durationMs: 2000,
         responseExcerpt: null,
       });
-      deliveries.lockForFailedAttempt.mockResolvedValue(2);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 2,
+        attemptCount: 2,
+        status: DeliveryStatus.Pending,
+      });
       deliveries.recordFailedAttempt.mockResolvedValue('FAILED');
 
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
@@ -387,7 +427,11 @@ describe('DeliveryService', () => {
     it('is done when someone else finished the delivery while it was being sent', async () => {
       deliveries.findForAttempt.mockResolvedValue(delivery());
       sender.send.mockResolvedValue(response(500));
-      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 0,
+        attemptCount: 0,
+        status: DeliveryStatus.Pending,
+      });
       deliveries.recordFailedAttempt.mockResolvedValue('FAILED');
 
       expect(await sut.attempt('delivery-1')).toEqual({ kind: 'done' });
@@ -396,8 +440,16 @@ describe('DeliveryService', () => {
     it('disables the endpoint on 410 Gone and fails its pending deliveries', async () => {
       deliveries.findForAttempt.mockResolvedValue(delivery());
       sender.send.mockResolvedValue(response(410));
-      deliveries.lockForFailedAttempt.mockResolvedValue(0);
-      endpoints.markFailing.mockResolvedValue({ status: 'ACTIVE', failingSince: new Date() });
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 0,
+        attemptCount: 0,
+        status: DeliveryStatus.Pending,
+      });
+      endpoints.markFailing.mockResolvedValue({
+        status: 'ACTIVE',
+        failingSince: new Date(),
+        failingNotifiedAt: null,
+      });
 
       await sut.attempt('delivery-1');
 
@@ -414,10 +466,14 @@ describe('DeliveryService', () => {
       const since = new Date(Date.now() - 73 * 3600 * 1000);
       deliveries.findForAttempt.mockResolvedValue(delivery());
       sender.send.mockResolvedValue(response(500));
-      deliveries.lockForFailedAttempt.mockResolvedValue(0);
+      deliveries.lockForFailedAttempt.mockResolvedValue({
+        cycleAttempts: 0,
+        attemptCount: 0,
+        status: DeliveryStatus.Pending,
+      });
       endpoints.markFailing
-        .mockResolvedValueOnce({ status: 'ACTIVE', failingSince: since })
-        .mockResolvedValueOnce({ status: 'DISABLED', failingSince: since });
+        .mockResolvedValueOnce({ status: 'ACTIVE', failingSince: since, failingNotifiedAt: null })
+        .mockResolvedValueOnce({ status: 'DISABLED', failingSince: since, failingNotifiedAt: null });
 
       await sut.attempt('delivery-1');
       await sut.attempt('delivery-1');

@@ -219,7 +219,7 @@ describe('WebhookDeliveryAttemptRepository', () => {
   });
 
   describe('lockForFailedAttempt and recordFailedAttempt', () => {
-    it('answers the cycle attempts and schedules the next attempt, cutting long errors', async () => {
+    it('answers the cycle attempts and status as locked and schedules the next attempt, cutting long errors', async () => {
       const delivery = await rows.delivery(endpoint, { cycleAttempts: 1, attemptCount: 4 });
       const next = new Date('2026-03-01T00:00:06Z');
 
@@ -228,7 +228,7 @@ describe('WebhookDeliveryAttemptRepository', () => {
         await sut.recordFailedAttempt(manager, attempt(delivery.id, { error: 'x'.repeat(600) })),
       ]);
 
-      expect(cycle).toBe(1);
+      expect(cycle).toEqual({ cycleAttempts: 1, attemptCount: 4, status: 'PENDING' });
       expect(status).toBe('PENDING');
       const stored = await rows.deliveryRow(delivery.id);
       expect(stored).toMatchObject({

@@ -14,6 +14,13 @@ import {
   toDeliveryForAttempt,
 } from './webhook-delivery.rows';
 
+/** A delivery as locked before its failed attempt is recorded. */
+export interface LockedForFailure {
+  cycleAttempts: number;
+  attemptCount: number;
+  status: DeliveryStatus;
+}
+
 /**
  * The attempt's way through `notifications.webhook_deliveries` and `…_attempts`: the read before
  * sending, the chain of an ordered endpoint, and the recording of each attempt. Methods taking an
@@ -62,13 +69,18 @@ export class WebhookDeliveryAttemptRepository {
     return row && toDeliveryForAttempt(row);
   }
 
-  /** Locks the delivery row (FOR NO KEY UPDATE) and answers its attempts in the current retry cycle. */
-  async lockForFailedAttempt(manager: EntityManager, deliveryId: string): Promise<number> {
-    const [row]: Array<{ cycle_attempts: number }> = await manager.query(
-      `SELECT cycle_attempts FROM notifications.webhook_deliveries WHERE id = $1 FOR NO KEY UPDATE`,
-      [deliveryId],
-    );
-    return row.cycle_attempts;
+  /**
+   * Locks the delivery row (FOR NO KEY UPDATE) and answers its attempts, all and in the current
+   * retry cycle, and its status as locked (whether this attempt's failure may still end it).
+   */
+  async lockForFailedAttempt(manager: EntityManager, deliveryId: string): Promise<LockedForFailure> {
+    const [row]: Array<{ cycle_attempts: number; attempt_count: number; status: DeliveryStatus }> =
+      await manager.query(
+        `SELECT cycle_attempts, attempt_count, status FROM notifications.webhook_deliveries
+          WHERE id = $1 FOR NO KEY UPDATE`,
+        [deliveryId],
+      );
+    return { cycleAttempts: row.cycle_attempts, attemptCount: row.attempt_count, status: row.status };
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '@fincore/database';
+import { ENDPOINT_SUBJECT } from '@fincore/events';
 import { ChannelCode } from '../channels';
 import { EndpointOrdering } from '../statuses';
 import {
@@ -123,7 +124,9 @@ export class WebhookDeliveryFanOutRepository {
            -- receivesDeliveries, in SQL
            JOIN notifications.webhook_endpoints e
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
-            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))),
+            AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
+            -- an endpoint is never told about itself (an operational event's subject is its endpoint)
+            AND NOT (event.subject_type = '${ENDPOINT_SUBJECT}' AND event.subject_id = e.id::text)),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
@@ -145,7 +148,7 @@ export class WebhookDeliveryFanOutRepository {
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
               target.rate_limit, target.signature_schemes, target.signing_key_sealed,
-              target.previous_signing_key_sealed, target.paused_for_ms,
+              target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
          LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true`,

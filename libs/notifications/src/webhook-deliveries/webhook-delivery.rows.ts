@@ -12,6 +12,7 @@ export const DELIVERY_ERROR_LENGTH = 500;
 export const ENDPOINT_FOR_ATTEMPT = `e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
   e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms`;
 
 /** A delivery with what one attempt needs: its endpoint's address and secrets, and its event. */
@@ -38,6 +39,8 @@ export interface DeliveryForAttempt {
     | 'signatureSchemes'
     | 'signingKeySealed'
     | 'previousSigningKeySealed'
+    | 'failingNotifiedAt'
+    | 'tlsSealed'
   >;
   /** From the outbox; null when the event is missing there. */
   event: OutboxEventEntity | null;
@@ -111,6 +114,8 @@ export interface DeliveryForAttemptRow {
   signature_schemes: string[];
   signing_key_sealed: string | null;
   previous_signing_key_sealed: string | null;
+  failing_notified_at: Date | null;
+  tls_sealed: string | null;
   type: string | null;
   tenant_code: string;
   occurred_at: Date;
@@ -151,6 +156,8 @@ export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAtt
       signatureSchemes: row.signature_schemes,
       signingKeySealed: row.signing_key_sealed,
       previousSigningKeySealed: row.previous_signing_key_sealed,
+      failingNotifiedAt: row.failing_notified_at,
+      tlsSealed: row.tls_sealed,
     },
     event: row.type
       ? Object.assign(new OutboxEventEntity(), {

@@ -67,6 +67,22 @@ export class WebhookEndpointEntity {
   @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
   failingSince: Date | null;
 
+  /** When the tenant was told this streak had lasted half the disable period; null: not told. */
+  @Column({ name: 'failing_notified_at', type: 'timestamptz', nullable: true })
+  failingNotifiedAt: Date | null;
+
+  /** Which events the endpoint takes among those of its types (EventFilter); null: all of them. */
+  @Column({ type: 'jsonb', nullable: true })
+  filter: Record<string, unknown> | null;
+
+  /** Client certificate, key and CAs for mutual TLS, sealed (SecretBox) like the secret; null: none. */
+  @Column({ name: 'tls_sealed', type: 'text', nullable: true })
+  tlsSealed: string | null;
+
+  /** What may be shown of the client certificate (subject, fingerprint, expiry); null without one. */
+  @Column({ name: 'tls_summary', type: 'jsonb', nullable: true })
+  tlsSummary: Record<string, unknown> | null;
+
   @Column({ name: 'last_success_at', type: 'timestamptz', nullable: true })
   lastSuccessAt: Date | null;
 

@@ -33,8 +33,8 @@ describe('WebhookEndpointRepository', () => {
         sut.markFailing(m, endpoint.id, new Date('2026-03-02T00:00:00Z')),
       );
 
-      expect(streak).toEqual({ status: 'ACTIVE', failingSince: first });
-      expect(later).toEqual({ status: 'ACTIVE', failingSince: first });
+      expect(streak).toEqual({ status: 'ACTIVE', failingSince: first, failingNotifiedAt: null });
+      expect(later).toEqual({ status: 'ACTIVE', failingSince: first, failingNotifiedAt: null });
     });
 
     it('answers undefined for an unknown endpoint', async () => {
@@ -42,6 +42,24 @@ describe('WebhookEndpointRepository', () => {
         sut.markFailing(m, '00000000-0000-4000-8000-000000000000', new Date()),
       );
       expect(streak).toBeUndefined();
+    });
+  });
+
+  describe('markFailingNotified and clearFailingNotified', () => {
+    it('marks a failing streak as reported once, and clears the mark once', async () => {
+      const endpoint = await rows.endpoint(tenant);
+      const other = await rows.endpoint(tenant);
+      const at = new Date('2026-03-01T12:00:00Z');
+
+      const first = await inTransaction((m) => sut.markFailingNotified(m, endpoint.id, at));
+      const second = await inTransaction((m) => sut.markFailingNotified(m, endpoint.id, new Date()));
+      const streak = await inTransaction((m) => sut.markFailing(m, endpoint.id, at));
+
+      expect([first, second]).toEqual([true, false]);
+      expect(streak?.failingNotifiedAt).toEqual(at);
+      expect(await inTransaction((m) => sut.clearFailingNotified(m, endpoint.id))).toEqual(at);
+      expect(await inTransaction((m) => sut.clearFailingNotified(m, endpoint.id))).toBeUndefined();
+      expect(await inTransaction((m) => sut.clearFailingNotified(m, other.id))).toBeUndefined();
     });
   });
 
@@ -88,11 +106,13 @@ describe('WebhookEndpointRepository', () => {
       const disabled = await rows.endpoint(tenant, { status: 'DISABLED', disabledReason: 'by the tenant' });
       const now = new Date('2026-03-01T00:00:00Z');
 
-      await inTransaction(async (m) => {
-        await sut.disableIfActive(m, active.id, 'the receiver answered 410 Gone', now);
-        await sut.disableIfActive(m, disabled.id, 'the receiver answered 410 Gone', now);
-      });
+      const changed = await inTransaction(async (m) => [
+        await sut.disableIfActive(m, active.id, 'the receiver answered 410 Gone', now),
+        await sut.disableIfActive(m, disabled.id, 'the receiver answered 410 Gone', now),
+        await sut.disableIfActive(m, active.id, 'the receiver answered 410 Gone', now),
+      ]);
 
+      expect(changed).toEqual([true, false, false]);
       expect(await rows.endpointRow(active.id)).toMatchObject({
         status: 'DISABLED',
         disabledReason: 'the receiver answered 410 Gone',

@@ -9,6 +9,8 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 export interface EndpointFailureStreak {
   status: EndpointStatus;
   failingSince: Date;
+  /** When the tenant was told of this streak (WEBHOOK_ENDPOINT_FAILING); null: not yet. */
+  failingNotifiedAt: Date | null;
 }
 
 /**
@@ -74,7 +76,7 @@ export class WebhookEndpointRepository {
   async update(
     manager: EntityManager,
     endpointId: string,
-    changes: Partial<WebhookEndpointEntity>,
+    changes: Partial<Omit<WebhookEndpointEntity, 'filter' | 'tlsSummary'>>,
   ): Promise<void> {
     await manager.update(WebhookEndpointEntity, endpointId, changes);
   }
@@ -95,14 +97,57 @@ export class WebhookEndpointRepository {
     endpointId: string,
     now: Date,
   ): Promise<EndpointFailureStreak | undefined> {
-    const [row] = updatedRows<{ status: EndpointStatus; failing_since: Date }>(
+    const [row] = updatedRows<{
+      status: EndpointStatus;
+      failing_since: Date;
+      failing_notified_at: Date | null;
+    }>(
       await manager.query(
         `UPDATE notifications.webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1
-         RETURNING status, failing_since`,
+         RETURNING status, failing_since, failing_notified_at`,
         [endpointId, now],
       ),
     );
-    return row && { status: row.status, failingSince: row.failing_since };
+    return (
+      row && {
+        status: row.status,
+        failingSince: row.failing_since,
+        failingNotifiedAt: row.failing_notified_at,
+      }
+    );
+  }
+
+  /**
+   * Records that the tenant is told the endpoint is failing; false when it was told already. In the
+   * transaction that emits WEBHOOK_ENDPOINT_FAILING, so the event is written once per streak.
+   */
+  async markFailingNotified(manager: EntityManager, endpointId: string, now: Date): Promise<boolean> {
+    const rows = updatedRows(
+      await manager.query(
+        `UPDATE notifications.webhook_endpoints SET failing_notified_at = $2
+          WHERE id = $1 AND failing_notified_at IS NULL RETURNING id`,
+        [endpointId, now],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Forgets that the tenant was told the endpoint is failing, after a success; answers when it was
+   * told, or undefined when it was not (or another success got there first). In the transaction
+   * that emits WEBHOOK_ENDPOINT_RECOVERED, so the event is written once.
+   */
+  async clearFailingNotified(manager: EntityManager, endpointId: string): Promise<Date | undefined> {
+    const [row] = updatedRows<{ notified_at: Date }>(
+      await manager.query(
+        `UPDATE notifications.webhook_endpoints e SET failing_notified_at = NULL
+           FROM (SELECT id, failing_notified_at FROM notifications.webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE) old
+          WHERE e.id = old.id AND old.failing_notified_at IS NOT NULL
+         RETURNING old.failing_notified_at AS notified_at`,
+        [endpointId],
+      ),
+    );
+    return row?.notified_at;
   }
 
   /**
@@ -126,17 +171,20 @@ export class WebhookEndpointRepository {
     );
   }
 
-  /** Disables the endpoint with its reason, unless something disabled it already. */
+  /** Disables the endpoint with its reason, unless something disabled it already; true when it did. */
   async disableIfActive(
     manager: EntityManager,
     endpointId: string,
     reason: string,
     now: Date,
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE notifications.webhook_endpoints SET status = 'DISABLED', disabled_reason = $2, disabled_at = $3, updated_at = $3
-        WHERE id = $1 AND status = 'ACTIVE'`,
-      [endpointId, reason, now],
+  ): Promise<boolean> {
+    const rows = updatedRows(
+      await manager.query(
+        `UPDATE notifications.webhook_endpoints SET status = 'DISABLED', disabled_reason = $2, disabled_at = $3, updated_at = $3
+          WHERE id = $1 AND status = 'ACTIVE' RETURNING id`,
+        [endpointId, reason, now],
+      ),
     );
+    return rows.length > 0;
   }
 }

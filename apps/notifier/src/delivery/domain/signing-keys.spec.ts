@@ -10,6 +10,8 @@ const endpoint = (overrides: Partial<DeliveryForAttempt['endpoint']>): DeliveryF
   secretSealed: 'secret',
   previousSecretSealed: 'old-secret',
   previousSecretExpiresAt: null,
+  failingNotifiedAt: null,
+  tlsSealed: null,
   rateLimit: null,
   signatureSchemes: ['v1'],
   signingKeySealed: 'key',
