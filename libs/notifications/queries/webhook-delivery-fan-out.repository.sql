@@ -3,6 +3,10 @@ WITH event AS (
          UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND (o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
   AND o.subject_id = x.subject_id AND o.position < x.position) OFFSET 0)
+         -- a tenant with filtered endpoints has its filters evaluated first, the locked way
+         AND NOT EXISTS (SELECT 1 FROM platform.tenants ft JOIN notifications.webhook_endpoints fe ON fe.tenant_id = ft.id
+                          WHERE ft.code = x.tenant_code AND fe.filter IS NOT NULL AND fe.status = 'ACTIVE'
+                            AND fe.deleted_at IS NULL)
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
        target AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
@@ -20,7 +24,9 @@ WITH event AS (
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
             AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
             -- an endpoint is never told about itself (an operational event's subject is its endpoint)
-            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)),
+            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)
+            -- a filtered endpoint only when the event passed its filter
+            AND (e.filter IS NULL OR e.id = ANY ($5::uuid[]))),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
@@ -56,6 +62,14 @@ SELECT o.id FROM events.outbox o JOIN events.outbox x ON x.id = $1
           FOR UPDATE OF o;
 
 -- claimEventAndCreateDeliveries, earlier events waiting.2
+SELECT e.id, e.filter, x.type, x.subject_type, x.subject_id, x.data
+         FROM events.outbox x
+         JOIN platform.tenants t ON t.code = x.tenant_code
+         JOIN notifications.webhook_endpoints e
+           ON e.tenant_id = t.id AND e.filter IS NOT NULL AND e.status = 'ACTIVE' AND e.deleted_at IS NULL
+        WHERE x.id = $1;
+
+-- claimEventAndCreateDeliveries, earlier events waiting.3
 WITH event AS (
          UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
          
@@ -76,7 +90,9 @@ WITH event AS (
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
             AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
             -- an endpoint is never told about itself (an operational event's subject is its endpoint)
-            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)),
+            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)
+            -- a filtered endpoint only when the event passed its filter
+            AND (e.filter IS NULL OR e.id = ANY ($5::uuid[]))),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)

@@ -18,6 +18,17 @@ export { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.enti
 export { WebhookEndpointRepository } from './webhook-endpoints/webhook-endpoint.repository';
 export { EndpointPacingState } from './webhook-endpoints/endpoint-pacing-state';
 export { receivesDeliveries } from './webhook-endpoints/receives-deliveries';
+export {
+  checkEventFilter,
+  FILTER_OPERATORS,
+  FILTER_PATH_PATTERN,
+  filterAccepts,
+  MAX_FILTER_CONDITIONS,
+  MAX_FILTER_DEPTH,
+  MAX_FILTER_STRING,
+  MAX_FILTER_VALUES,
+} from './webhook-endpoints/event-filter';
+export type { EventFilter, FilteredEvent, FilterProblem } from './webhook-endpoints/event-filter';
 export { WebhookDeliveryEntity } from './webhook-deliveries/webhook-delivery.entity';
 export { WebhookDeliveryAttemptEntity } from './webhook-deliveries/webhook-delivery-attempt.entity';
 export { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-delivery-fan-out.repository';

@@ -128,3 +128,17 @@ export async function getWebhookEndpoint(
 ): Promise<EndpointView> {
   return (await api.get(`/api/v1/webhook-endpoints/${endpointId}`, { token })).body;
 }
+
+/** A new tenant with `types` enabled and one endpoint per input, in that order. */
+export async function tenantWithEndpoints(
+  stack: TestStack,
+  api: ApiClient,
+  types: string[],
+  inputs: WebhookEndpointInput[],
+): Promise<TenantFixture & { endpoints: Array<{ id: string; secret: string }> }> {
+  const fixture = await stack.createTenant();
+  for (const type of types) await enableNotifications(api, fixture.token, type);
+  const endpoints = [];
+  for (const input of inputs) endpoints.push(await createWebhookEndpoint(api, fixture.token, input));
+  return { ...fixture, endpoints };
+}

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '@fincore/database';
 import { ENDPOINT_SUBJECT } from '@fincore/events';
 import { ChannelCode } from '../channels';
+import { EventFilter, filterAccepts } from '../webhook-endpoints/event-filter';
 import { EndpointOrdering } from '../statuses';
 import {
   CreatedDelivery,
@@ -36,7 +37,9 @@ export class WebhookDeliveryFanOutRepository {
    * that wants its type, if the tenant enabled the type over WEBHOOK before the event occurred.
    * The subject's unprocessed events are locked in position order, so two fan-outs of one subject
    * run one after the other and the sequences of ordered endpoints follow commit order. All in one
-   * transaction; an event already processed creates nothing.
+   * transaction; an event already processed creates nothing. An endpoint with a payload filter gets
+   * a delivery only when the event passes it: a tenant with such endpoints takes the locked way,
+   * where each event's filters are evaluated before its deliveries are created.
    */
   async claimEventAndCreateDeliveries(eventId: string, now: Date): Promise<CreatedDelivery[]> {
     // Almost always the event is the only one of its subject not fanned out: one statement on its
@@ -53,10 +56,44 @@ export class WebhookDeliveryFanOutRepository {
         [eventId],
       );
       const created: CreatedDelivery[] = [];
-      for (const event of events)
-        created.push(...((await this.fanOutClaimed(manager, event.id, now, 'locked')) ?? []));
+      for (const event of events) {
+        const accepting = await this.filteredEndpointsAccepting(manager, event.id);
+        created.push(...((await this.fanOutClaimed(manager, event.id, now, 'locked', accepting)) ?? []));
+      }
       return created;
     });
+  }
+
+  /**
+   * The tenant's endpoints with a payload filter that the event passes: each filter is evaluated
+   * here, once per event, so an event filtered out creates no delivery.
+   */
+  private async filteredEndpointsAccepting(manager: EntityManager, eventId: string): Promise<string[]> {
+    const rows: Array<{
+      id: string;
+      filter: EventFilter;
+      type: string;
+      subject_type: string | null;
+      subject_id: string | null;
+      data: unknown;
+    }> = await manager.query(
+      `SELECT e.id, e.filter, x.type, x.subject_type, x.subject_id, x.data
+         FROM events.outbox x
+         JOIN platform.tenants t ON t.code = x.tenant_code
+         JOIN notifications.webhook_endpoints e
+           ON e.tenant_id = t.id AND e.filter IS NOT NULL AND e.status = 'ACTIVE' AND e.deleted_at IS NULL
+        WHERE x.id = $1`,
+      [eventId],
+    );
+    return rows
+      .filter((r) =>
+        filterAccepts(r.filter, {
+          type: r.type,
+          subject: r.subject_type && r.subject_id ? { type: r.subject_type, id: r.subject_id } : null,
+          data: r.data,
+        }),
+      )
+      .map((r) => r.id);
   }
 
   /**
@@ -101,6 +138,7 @@ export class WebhookDeliveryFanOutRepository {
     eventId: string,
     now: Date,
     claim: 'locked' | 'alone',
+    filteredAccepting: readonly string[] = [],
   ): Promise<CreatedDelivery[] | undefined> {
     const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
       manager,
@@ -110,7 +148,11 @@ export class WebhookDeliveryFanOutRepository {
            claim === 'alone'
              ? // OFFSET 0 keeps the check a lookup by the subject's key per event: pulled up into a join,
                // the planner may scan every event not fanned out yet, which is the backlog.
-               `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT} OFFSET 0)`
+               `AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND ${EARLIER_OF_SUBJECT} OFFSET 0)
+         -- a tenant with filtered endpoints has its filters evaluated first, the locked way
+         AND NOT EXISTS (SELECT 1 FROM platform.tenants ft JOIN notifications.webhook_endpoints fe ON fe.tenant_id = ft.id
+                          WHERE ft.code = x.tenant_code AND fe.filter IS NOT NULL AND fe.status = 'ACTIVE'
+                            AND fe.deleted_at IS NULL)`
              : ''
          }
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
@@ -126,7 +168,9 @@ export class WebhookDeliveryFanOutRepository {
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
             AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
             -- an endpoint is never told about itself (an operational event's subject is its endpoint)
-            AND NOT (event.subject_type = '${ENDPOINT_SUBJECT}' AND event.subject_id = e.id::text)),
+            AND NOT (event.subject_type = '${ENDPOINT_SUBJECT}' AND event.subject_id = e.id::text)
+            -- a filtered endpoint only when the event passed its filter
+            AND (e.filter IS NULL OR e.id = ANY ($5::uuid[]))),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
@@ -152,7 +196,7 @@ export class WebhookDeliveryFanOutRepository {
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
          LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true`,
-      [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject],
+      [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject, filteredAccepting],
     );
     if (!rows.length) return undefined;
     return rows.filter(hasId).map((r) => ({
