@@ -45,6 +45,8 @@ export interface WebhookEndpointInput {
   rateLimit?: number | null;
   signatureSchemes?: string[];
   ordering?: 'NONE' | 'SUBJECT';
+  filter?: unknown;
+  tls?: unknown;
 }
 
 /** Registers a webhook endpoint (201 or the test fails); the answer holds its id and secret. */

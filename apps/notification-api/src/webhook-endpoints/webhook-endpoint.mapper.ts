@@ -1,4 +1,4 @@
-import type { WebhookEndpointEntity } from '@fincore/notifications';
+import type { EventFilter, WebhookEndpointEntity } from '@fincore/notifications';
 import { isoOrNull } from '../common/dates';
 import type {
   PublicKeyResponse,
@@ -22,6 +22,7 @@ export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointRes
     rateLimit: e.rateLimit,
     signatureSchemes: e.signatureSchemes as WebhookEndpointResponse['signatureSchemes'],
     publicKey: e.publicKey,
+    filter: (e.filter as EventFilter | null) ?? null,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

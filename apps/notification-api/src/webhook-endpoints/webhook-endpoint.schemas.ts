@@ -5,6 +5,7 @@ import { boundedInt, freeText, instant } from '@fincore/platform';
 import { SIGNATURE_SCHEMES } from '@fincore/webhooks';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
 import { MAX_RATE_LIMIT } from './domain/endpoint-rules';
+import { EventFilter } from './event-filter.schemas';
 import {
   createWebhookEndpointExample,
   publicKeyExample,
@@ -67,6 +68,9 @@ export const CreateWebhookEndpointRequest = z
     rateLimit: RateLimit.optional(),
     signatureSchemes: SignatureSchemes.optional().describe('Default ["v1"]'),
     ordering: Ordering.optional().describe(`${Ordering.description} (default NONE)`),
+    filter: EventFilter.nullable()
+      .optional()
+      .describe('Payload filter; omitted or null: every event of its types'),
   })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
@@ -76,6 +80,7 @@ export const UpdateWebhookEndpointRequest = z
     ordering: Ordering.optional().describe('Omitted: unchanged'),
     rateLimit: RateLimit.optional().describe('null removes the limit; omitted: unchanged'),
     signatureSchemes: SignatureSchemes.optional().describe('Omitted: unchanged'),
+    filter: EventFilter.nullable().optional().describe('null removes the filter; omitted: unchanged'),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'at least one field to change')
@@ -102,6 +107,7 @@ export const WebhookEndpointResponse = z
       .string()
       .nullable()
       .describe('ed25519 public key (whpk_…) that verifies v1a signatures; null while the endpoint has none'),
+    filter: EventFilter.nullable().describe('Payload filter; null: every event of its types'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -5,9 +5,20 @@ export const createWebhookEndpointExample = {
   rateLimit: 20,
   signatureSchemes: ['v1', 'v1a'],
   ordering: 'SUBJECT',
+  filter: { path: 'data.changedFields', contains: 'credentials.status' },
 };
 
-export const updateWebhookEndpointExample = { ordering: 'SUBJECT', rateLimit: 5, signatureSchemes: ['v1a'] };
+export const updateWebhookEndpointExample = {
+  ordering: 'SUBJECT',
+  rateLimit: 5,
+  signatureSchemes: ['v1a'],
+  filter: {
+    any: [
+      { path: 'data.changedFields', contains: 'credentials.status' },
+      { path: 'subject.type', equals: 'card' },
+    ],
+  },
+};
 
 const publicKey = 'whpk_Uq4Uu6ffNSDp5MMmKXsoCrDMVqVqmu2xOhvwMSUyodo=';
 
@@ -25,6 +36,7 @@ export const webhookEndpointExample = {
   rateLimit: 20,
   signatureSchemes: ['v1', 'v1a'],
   publicKey,
+  filter: { path: 'data.changedFields', contains: 'credentials.status' },
   createdAt: '2026-01-10T12:00:00.000Z',
   updatedAt: '2026-01-10T12:00:00.000Z',
 };

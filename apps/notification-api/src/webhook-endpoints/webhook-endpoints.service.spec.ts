@@ -303,6 +303,17 @@ describe('WebhookEndpointsService', () => {
       expect(unlimited).toMatchObject({ rateLimit: null, signatureSchemes: ['v1', 'v1a'] });
     });
 
+    it('replaces the filter when sent, keeps it when omitted, and null removes it', async () => {
+      const filter = { path: 'data.changedFields', contains: 'credentials.status' };
+      endpoints.lockOfTenant.mockResolvedValue(aWebhookEndpoint({ filter: { path: 'type', exists: true } }));
+
+      const replaced = await sut.update(principal, 'id', { filter });
+      const kept = await sut.update(principal, 'id', { rateLimit: 3 });
+      const removed = await sut.update(principal, 'id', { filter: null });
+
+      expect([replaced.filter, kept.filter, removed.filter]).toEqual([filter, filter, null]);
+    });
+
     it('gives an endpoint without a key pair one when v1a is turned on, and keeps an existing pair', async () => {
       endpoints.lockOfTenant.mockResolvedValueOnce(aWebhookEndpoint());
       const keyed = aWebhookEndpoint({ signingKeySealed: 'sealed:whsk_x', publicKey: 'whpk_x' });

@@ -93,7 +93,7 @@ export class WebhookEndpointsService {
         previousPublicKey: null,
         failingSince: null,
         failingNotifiedAt: null,
-        filter: null,
+        filter: request.filter ?? null,
         tlsSealed: null,
         tlsSummary: null,
         lastSuccessAt: null,
@@ -142,6 +142,7 @@ export class WebhookEndpointsService {
       Object.assign(endpoint, {
         ordering: request.ordering ?? endpoint.ordering,
         rateLimit: request.rateLimit === undefined ? endpoint.rateLimit : request.rateLimit,
+        filter: request.filter === undefined ? endpoint.filter : request.filter,
         signatureSchemes,
         updatedAt: new Date(),
       });

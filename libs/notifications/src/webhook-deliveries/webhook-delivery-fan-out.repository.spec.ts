@@ -65,6 +65,38 @@ describe('WebhookDeliveryFanOutRepository', () => {
       });
     });
 
+    it('creates a delivery to a filtered endpoint only for the events that pass its filter', async () => {
+      await rows.enable(tenant);
+      const unfiltered = await rows.endpoint(tenant);
+      const filtered = await rows.endpoint(tenant, { filter: { path: 'data.personId', equals: 'P-1' } });
+      const passing = await rows.event(tenant, { personId: 'P-1' });
+      const other = await rows.event(tenant, { personId: 'P-2' });
+
+      const toPassing = await sut.claimEventAndCreateDeliveries(passing, new Date());
+      const toOther = await sut.claimEventAndCreateDeliveries(other, new Date());
+
+      expect(toPassing.map((d) => d.forAttempt.endpointId).sort()).toEqual(
+        [unfiltered.id, filtered.id].sort(),
+      );
+      expect(toOther.map((d) => d.forAttempt.endpointId)).toEqual([unfiltered.id]);
+      expect(await processedAt(other)).not.toBeNull();
+    });
+
+    it('never sends an event about an endpoint to that endpoint', async () => {
+      await rows.enable(tenant, 'WEBHOOK_ENDPOINT_DISABLED');
+      const about = await rows.endpoint(tenant, { status: 'ACTIVE' });
+      const other = await rows.endpoint(tenant);
+      const eventId = await rows.event(tenant, { type: 'WEBHOOK_ENDPOINT_DISABLED' });
+      await db.dataSource.query(
+        `UPDATE events.outbox SET subject_type = 'webhook_endpoint', subject_id = $2 WHERE id = $1`,
+        [eventId, about.id],
+      );
+
+      const created = await sut.claimEventAndCreateDeliveries(eventId, new Date());
+
+      expect(created.map((d) => d.forAttempt.endpointId)).toEqual([other.id]);
+    });
+
     it('creates nothing the second time: the event is claimed once', async () => {
       await rows.enable(tenant);
       await rows.endpoint(tenant);
