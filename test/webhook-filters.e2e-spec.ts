@@ -81,7 +81,7 @@ describe('webhook endpoints: payload filters', () => {
     [{ path: 'data.x', in: [] }, 'filter.in', '1 to 50'],
     [
       { all: [{ all: [{ all: [{ all: [{ path: 'type', exists: true }] }] }] }] },
-      'filter.all.0.all.0.all',
+      'filter.all.0.all.0.all.0.all',
       'too deep',
     ],
   ])('refuses %j naming where it is wrong, and registers nothing', async (filter, field, says) => {

@@ -1,5 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, ServerOptions as HttpsOptions } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from './http';
@@ -38,14 +39,17 @@ export class WebhookReceiver {
   /** Answers held back by `delayMs`, dropped on `stop` so no timer outlives the test. */
   private readonly delayed = new Set<NodeJS.Timeout>();
 
-  static async start(): Promise<WebhookReceiver> {
-    const receiver = new WebhookReceiver();
+  /** With `tls`, an HTTPS receiver (e.g. `requestCert: true, rejectUnauthorized: true` for mutual TLS). */
+  static async start(options: { tls?: HttpsOptions } = {}): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(options.tls);
     await receiver.listen();
     return receiver;
   }
 
+  private constructor(private readonly tls?: HttpsOptions) {}
+
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   /** Answers the next requests with these responses in order, then with `fallback`. */
@@ -67,7 +71,7 @@ export class WebhookReceiver {
   }
 
   async listen(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -101,7 +105,8 @@ export class WebhookReceiver {
         }, response.delayMs);
         this.delayed.add(timer);
       });
-    });
+    };
+    this.server = this.tls ? createHttpsServer(this.tls, handle) : createServer(handle);
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(this.port, '127.0.0.1', () => resolve());

@@ -1,3 +1,5 @@
+export { clientTlsOptions, readClientTls } from './client-tls';
+export type { ClientTlsInput, ClientTlsSummary } from './client-tls';
 export { SecretBox } from './secret-box';
 export { secretBoxProvider } from './secret-box.provider';
 export {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   checkEventFilter,
-  EventFilter as EventFilterValue,
   FILTER_PATH_PATTERN,
   MAX_FILTER_CONDITIONS,
   MAX_FILTER_DEPTH,
@@ -11,8 +10,12 @@ import {
 
 const SELF = { $ref: '#/components/schemas/EventFilter' };
 const scalar = {
-  nullable: true,
-  oneOf: [{ type: 'string', maxLength: MAX_FILTER_STRING }, { type: 'number' }, { type: 'boolean' }],
+  oneOf: [
+    { type: 'string', maxLength: MAX_FILTER_STRING },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'string', nullable: true, enum: [null], description: 'null' },
+  ],
 };
 const path = {
   type: 'string',
@@ -49,7 +52,6 @@ export const EventFilter = z
         path: problem.at ? problem.at.split('.') : [],
       });
   })
-  .transform((value) => value as EventFilterValue)
   .meta({
     id: 'EventFilter',
     description:

@@ -1,5 +1,7 @@
 import type { EventFilter, WebhookEndpointEntity } from '@fincore/notifications';
+import type { ClientTlsSummary } from '@fincore/webhooks';
 import { isoOrNull } from '../common/dates';
+import type { ClientTlsResponse } from './endpoint-tls.schemas';
 import type {
   PublicKeyResponse,
   RotateSecretResponse,
@@ -23,6 +25,7 @@ export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointRes
     signatureSchemes: e.signatureSchemes as WebhookEndpointResponse['signatureSchemes'],
     publicKey: e.publicKey,
     filter: (e.filter as EventFilter | null) ?? null,
+    tls: mapClientTls(e.tlsSummary as ClientTlsSummary | null),
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };
@@ -59,4 +62,11 @@ export function mapPublicKey(e: WebhookEndpointEntity, now: Date): PublicKeyResp
     previousPublicKey: previousLive ? e.previousPublicKey : null,
     previousPublicKeyExpiresAt: previousLive ? isoOrNull(e.previousSecretExpiresAt) : null,
   };
+}
+
+/** The certificate as identified, and only that the key and CAs exist. */
+function mapClientTls(summary: ClientTlsSummary | null): ClientTlsResponse | null {
+  if (!summary) return null;
+  const { caCertificates, ...clientCertificate } = summary;
+  return { clientCertificate, hasClientKey: true, caCertificates };
 }

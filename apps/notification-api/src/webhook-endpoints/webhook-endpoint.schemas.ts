@@ -5,6 +5,7 @@ import { boundedInt, freeText, instant } from '@fincore/platform';
 import { SIGNATURE_SCHEMES } from '@fincore/webhooks';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
 import { MAX_RATE_LIMIT } from './domain/endpoint-rules';
+import { ClientTlsRequest, ClientTlsResponse } from './endpoint-tls.schemas';
 import { EventFilter } from './event-filter.schemas';
 import {
   createWebhookEndpointExample,
@@ -16,6 +17,9 @@ import {
   updateWebhookEndpointExample,
   webhookEndpointWithSecretExample,
 } from './webhook-endpoints.examples';
+
+/** OpenAPI 3.0 wants a type beside `nullable`, also where the rest is a reference (the filter). */
+const NULLABLE_OBJECT = { type: 'object' } as const;
 
 /** The column's size; the URL is stored normalised, which percent-encoding can make much longer than sent. */
 const URL_MAX_LENGTH = 2048;
@@ -69,8 +73,10 @@ export const CreateWebhookEndpointRequest = z
     signatureSchemes: SignatureSchemes.optional().describe('Default ["v1"]'),
     ordering: Ordering.optional().describe(`${Ordering.description} (default NONE)`),
     filter: EventFilter.nullable()
+      .meta(NULLABLE_OBJECT)
       .optional()
       .describe('Payload filter; omitted or null: every event of its types'),
+    tls: ClientTlsRequest.nullable().optional().describe('Mutual TLS; omitted or null: none'),
   })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
@@ -80,7 +86,13 @@ export const UpdateWebhookEndpointRequest = z
     ordering: Ordering.optional().describe('Omitted: unchanged'),
     rateLimit: RateLimit.optional().describe('null removes the limit; omitted: unchanged'),
     signatureSchemes: SignatureSchemes.optional().describe('Omitted: unchanged'),
-    filter: EventFilter.nullable().optional().describe('null removes the filter; omitted: unchanged'),
+    filter: EventFilter.nullable()
+      .meta(NULLABLE_OBJECT)
+      .optional()
+      .describe('null removes the filter; omitted: unchanged'),
+    tls: ClientTlsRequest.nullable()
+      .optional()
+      .describe('Replaces the material; null removes it; omitted: unchanged'),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'at least one field to change')
@@ -107,7 +119,10 @@ export const WebhookEndpointResponse = z
       .string()
       .nullable()
       .describe('ed25519 public key (whpk_…) that verifies v1a signatures; null while the endpoint has none'),
-    filter: EventFilter.nullable().describe('Payload filter; null: every event of its types'),
+    filter: EventFilter.nullable()
+      .meta(NULLABLE_OBJECT)
+      .describe('Payload filter; null: every event of its types'),
+    tls: ClientTlsResponse.nullable().describe('Mutual TLS presented on every attempt; null: none'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

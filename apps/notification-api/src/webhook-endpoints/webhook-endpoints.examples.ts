@@ -37,6 +37,18 @@ export const webhookEndpointExample = {
   signatureSchemes: ['v1', 'v1a'],
   publicKey,
   filter: { path: 'data.changedFields', contains: 'credentials.status' },
+  tls: {
+    clientCertificate: {
+      subject: 'CN=fincore notifier',
+      issuer: 'CN=Example Corp client CA',
+      fingerprint256:
+        '3A:1F:9C:42:7B:0D:E5:66:81:2C:4F:A9:13:D7:5E:88:90:BC:27:61:F3:0A:44:D2:6E:19:C8:7F:35:B0:E2:5D',
+      validFrom: '2026-01-01T00:00:00.000Z',
+      validTo: '2027-01-01T00:00:00.000Z',
+    },
+    hasClientKey: true,
+    caCertificates: 1,
+  },
   createdAt: '2026-01-10T12:00:00.000Z',
   updatedAt: '2026-01-10T12:00:00.000Z',
 };

@@ -6,6 +6,7 @@ import {
   EndpointOrdering,
   EndpointPacingState,
   EndpointStatus,
+  EventFilter,
   receivesDeliveries,
   WebhookDeliveryAdminRepository,
   WebhookEndpointRepository,
@@ -93,9 +94,8 @@ export class WebhookEndpointsService {
         previousPublicKey: null,
         failingSince: null,
         failingNotifiedAt: null,
-        filter: request.filter ?? null,
-        tlsSealed: null,
-        tlsSummary: null,
+        filter: (request.filter ?? null) as EventFilter | null,
+        ...this.sealedTls(request.tls ?? null),
         lastSuccessAt: null,
         createdAt: now,
         updatedAt: now,
@@ -142,7 +142,8 @@ export class WebhookEndpointsService {
       Object.assign(endpoint, {
         ordering: request.ordering ?? endpoint.ordering,
         rateLimit: request.rateLimit === undefined ? endpoint.rateLimit : request.rateLimit,
-        filter: request.filter === undefined ? endpoint.filter : request.filter,
+        filter: request.filter === undefined ? endpoint.filter : (request.filter as EventFilter | null),
+        ...(request.tls !== undefined && this.sealedTls(request.tls)),
         signatureSchemes,
         updatedAt: new Date(),
       });
@@ -266,6 +267,12 @@ export class WebhookEndpointsService {
     });
     await this.deliveryQueue.enqueueNow(ids);
     return { endpointId, replayed: ids.length };
+  }
+
+  /** Certificate and key sealed like the secret; the summary is what answers show. */
+  private sealedTls(tls: CreateWebhookEndpointRequest['tls']) {
+    if (!tls) return { tlsSealed: null, tlsSummary: null };
+    return { tlsSealed: this.secrets.seal(JSON.stringify(tls.material)), tlsSummary: { ...tls.summary } };
   }
 
   /** The tenant's endpoint, locked until the transaction ends; 404 when deleted or another tenant's. */

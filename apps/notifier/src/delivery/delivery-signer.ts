@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { DeliveryForAttempt } from '@fincore/notifications';
 import type { StoredEvent } from '@fincore/events';
-import { SecretBox, signWebhook } from '@fincore/webhooks';
+import { clientTlsOptions, SecretBox, signWebhook } from '@fincore/webhooks';
 import { signingKeysInUse } from './domain/signing-keys';
 import { webhookEnvelope } from './domain/ordering';
 
-/** The request body of one attempt and its Standard Webhooks headers. */
+/** The request body of one attempt, its Standard Webhooks headers, and the client certificate to present. */
 export interface SignedWebhook {
   body: string;
   headers: Record<string, string>;
+  /** Mutual TLS material opened from the endpoint's sealed copy; undefined: none. */
+  tls?: ReturnType<typeof clientTlsOptions>;
 }
 
-/** Builds and signs the webhook of an attempt with the keys its endpoint signs with now. */
+/**
+ * Builds and signs the webhook of an attempt with the keys its endpoint signs with now, and opens
+ * the client certificate the endpoint asks to be presented.
+ */
 @Injectable()
 export class DeliverySigner {
   constructor(private readonly secrets: SecretBox) {}
@@ -28,6 +33,9 @@ export class DeliverySigner {
       secrets: sealed.secrets.map((k) => this.secrets.open(k)),
       signingKeys: sealed.signingKeys.map((k) => this.secrets.open(k)),
     });
-    return { body, headers: { ...headers } };
+    const tls = delivery.endpoint.tlsSealed
+      ? clientTlsOptions(this.secrets.open(delivery.endpoint.tlsSealed))
+      : undefined;
+    return { body, headers: { ...headers }, tls };
   }
 }

@@ -42,7 +42,7 @@ export class DeliveryService {
     const admitted = await this.admission.admit(delivery);
     if (admitted.kind !== 'send') return admitted;
     const now = new Date();
-    const { body, headers } = this.signer.sign(delivery, admitted.event, now);
+    const { body, headers, tls } = this.signer.sign(delivery, admitted.event, now);
     return inSpan(
       ATTEMPT_SPAN,
       () => attemptSpanOptions(delivery, queuedBy),
@@ -51,6 +51,7 @@ export class DeliveryService {
           url: delivery.endpoint.url,
           body,
           headers,
+          tls,
           timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
           policy: { allowPrivateNetworks: this.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
         });

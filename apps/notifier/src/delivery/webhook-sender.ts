@@ -45,6 +45,8 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   timeoutMs: number;
   policy: DestinationPolicy;
+  /** Client certificate, key and CAs presented for mutual TLS (got's `https` options). */
+  tls?: { certificate: string; key: string; certificateAuthority?: string };
 }
 
 /**
@@ -104,6 +106,7 @@ export class WebhookSender {
         headers: { ...traceHeaders(), ...input.headers },
         timeout: { request: input.timeoutMs },
         dnsLookup: this.lookupFor(input.policy),
+        ...(input.tls && { https: input.tls }),
       });
       stream.on(
         'response',
@@ -131,16 +134,21 @@ export class WebhookSender {
       );
       stream.on('error', (error: Error & { code?: string }) => {
         if (statusCode !== undefined) return finish({ kind: 'response', statusCode, retryAfter });
-        finish({ kind: 'error', message: describeError(error) });
+        finish({ kind: 'error', message: describeError(error, !!input.tls) });
       });
     });
   }
 }
 
-function describeError(error: Error & { code?: string }): string {
+function describeError(error: Error & { code?: string }, clientCertificate: boolean): string {
   // Refused at connect time (the resolved address) reads as a refusal before connecting does.
   if (error.cause instanceof UnsafeDestinationError) return `destination refused: ${error.cause.message}`;
   const message = error.message.split('\n')[0];
   if (error.code === 'ETIMEDOUT') return `timeout: ${message}`;
-  return error.code && !message.includes(error.code) ? `${error.code}: ${message}` : message;
+  const described = error.code && !message.includes(error.code) ? `${error.code}: ${message}` : message;
+  // Under TLS 1.3 a server checks the client certificate after the handshake and, refusing it, may
+  // close the connection without an alert: the hang-up is all the client sees.
+  if (clientCertificate && error.code === 'ECONNRESET')
+    return `${described} (closed without an answer: the receiver may have refused the client certificate)`;
+  return described;
 }
