@@ -47,6 +47,16 @@ describe('operational webhook events', () => {
       expect(w.a.received.map((r) => r.json.type)).toEqual(['PERSON_UPDATED']);
     });
 
+    it('lists each operational type in the catalog with its schema and an example', async () => {
+      const { token } = await stack.createTenant();
+      const { items } = (await api.api.get('/api/v1/notification-types', { token })).body;
+      for (const type of OPERATIONAL_EVENT_TYPES) {
+        const { dataSchema } = items.find((t: { code: string }) => t.code === type);
+        const [data] = Object.values<{ examples: unknown[] }>(dataSchema.$defs);
+        expect(data.examples).toEqual([expect.objectContaining({ endpointId: expect.any(String) })]);
+      }
+    });
+
     it('reports an operator disabling an endpoint', async () => {
       const w = await twoEndpoints(stack, api);
       const r = await api.api.post(

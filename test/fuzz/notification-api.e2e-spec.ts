@@ -4,6 +4,7 @@ import { NotificationApiApp } from '../../apps/notification-api/src/app.definiti
 import { NotificationRows } from '../support/builders/notifications';
 import { createWebhookEndpoint, enableNotifications } from '../support/builders/webhooks';
 import { TestStack } from '../support/stack';
+import { testCertificates } from '../support/tls-certificates';
 import { expectNoFindings, fuzz, FuzzTarget, fuzzTimeoutMs, loadDoc } from './fuzz-harness';
 import { commonHints } from './hints';
 
@@ -15,6 +16,12 @@ let stack: TestStack;
 let target: FuzzTarget;
 
 const TYPES = ['PERSON_UPDATED', 'CARD_SETTINGS_CHANGED'];
+/** Mutual TLS material that reads as valid (random PEM text never does), or its removal. */
+const { ca, client } = testCertificates();
+const TLS = fc.option(
+  fc.constantFrom({ clientCertificate: client.cert, clientKey: client.key, caCertificates: ca }, null),
+  { nil: undefined },
+);
 
 beforeAll(async () => {
   stack = await TestStack.create();
@@ -62,6 +69,7 @@ beforeAll(async () => {
       until: fc.constant(new Date(Date.now() + 3_600_000).toISOString()),
       limit: fc.integer({ min: 1, max: 100 }),
       cursor: fc.constant(firstPage.body.nextCursor),
+      tls: TLS,
     },
     operationHints: {
       'DELETE /api/v1/webhook-endpoints/{endpointId}': { endpointId: fc.constantFrom(...deletable) },

@@ -118,6 +118,8 @@ export function valueOf(doc: OpenApiDoc, input: Schema, hints: Hints = {}, depth
     if (schema.const !== undefined) return fc.constant(schema.const);
     const alternatives = schema.oneOf ?? schema.anyOf;
     if (alternatives) return fc.oneof(...alternatives.map((s: Schema) => valueOf(doc, s, hints, depth + 1)));
+    // One part: a reference wrapped to be nullable or described, whatever its shape (oneOf too).
+    if (schema.allOf?.length === 1) return valueOf(doc, schema.allOf[0], hints, depth);
     if (schema.allOf) return valueOf(doc, mergeAllOf(doc, schema.allOf), hints, depth);
     switch (schema.type) {
       case 'string':

@@ -224,6 +224,32 @@ describe('DeliveryService', () => {
       expect(verify(null, Buffer.from(content), publicKey, Buffer.from(signature, 'base64'))).toBe(true);
     });
 
+    it("presents the endpoint's client certificate, opened from its sealed copy, and none without one", async () => {
+      const material = { clientCertificate: 'CERT', clientKey: 'KEY', caCertificates: 'CA' };
+      secrets.open.mockImplementation((sealed) =>
+        sealed === 'sealed-tls'
+          ? JSON.stringify(material)
+          : sealed === 'sealed-key'
+            ? keyPair.signingKey
+            : current,
+      );
+      const d = delivery();
+      deliveries.findForAttempt.mockResolvedValueOnce({
+        ...d,
+        endpoint: { ...d.endpoint, tlsSealed: 'sealed-tls' },
+      });
+      deliveries.findForAttempt.mockResolvedValueOnce(d);
+      sender.send.mockResolvedValue(response(200));
+
+      await sut.attempt('delivery-1');
+      await sut.attempt('delivery-1');
+
+      expect(sender.send.mock.calls.map(([request]) => request.tls)).toEqual([
+        { certificate: 'CERT', key: 'KEY', certificateAuthority: 'CA' },
+        undefined,
+      ]);
+    });
+
     it('waits for the endpoint slot the pacer gives, without sending or recording an attempt', async () => {
       const slot = new Date(Date.now() + 400);
       deliveries.findForAttempt.mockResolvedValue(

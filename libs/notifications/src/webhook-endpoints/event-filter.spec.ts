@@ -88,6 +88,8 @@ describe('checkEventFilter', () => {
     expect(sut({ path: 'type', in: ['a', ['b']] })?.at).toBe('in.1');
     expect(sut({ path: 'type', in: [] })?.at).toBe('in');
     expect(sut({ path: 'type', exists: 'yes' })?.at).toBe('exists');
+    expect(sut({ path: 'type', equals: 'a\u0000b' })?.at).toBe('equals');
+    expect(sut({ path: 'type', contains: '\ud800' })?.at).toBe('contains');
     expect(sut({ all: [] })?.at).toBe('all');
     expect(sut([])?.message).toContain('must be an object');
     const conditions = Array.from({ length: 33 }, () => ({ path: 'type', equals: 'A' }));

@@ -95,7 +95,7 @@ function conditionProblem(node: Record<string, unknown>): { at: string[]; messag
   return isScalar(value) ? undefined : { at: [operator], message: SCALAR_MESSAGE };
 }
 
-const SCALAR_MESSAGE = `must be a string (at most ${MAX_FILTER_STRING} characters), a number, true, false or null`;
+const SCALAR_MESSAGE = `must be a string (at most ${MAX_FILTER_STRING} characters of valid Unicode, no NUL), a number, true, false or null`;
 
 /** Whether the event passes the filter; a missing path matches nothing but `exists: false`. */
 export function filterAccepts(filter: EventFilter, event: FilteredEvent): boolean {
@@ -126,4 +126,8 @@ const isScalar = (v: unknown): v is FilterScalar =>
   v === null ||
   typeof v === 'boolean' ||
   (typeof v === 'number' && Number.isFinite(v)) ||
-  (typeof v === 'string' && v.length <= MAX_FILTER_STRING);
+  (typeof v === 'string' && v.length <= MAX_FILTER_STRING && storable(v));
+
+/** PostgreSQL's jsonb, where the filter is kept, holds no NUL and no unpaired surrogate. */
+const storable = (s: string) => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
