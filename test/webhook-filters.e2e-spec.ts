@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createWebhookEndpoint, startApiAndNotifier, webhookTenant } from './support/builders/webhooks';
+import { createWebhookEndpoint, startWithReceiver, webhookTenant } from './support/builders/webhooks';
 import { countRows } from './support/db';
 import { commitEvent, eventuallyProcessed } from './support/outbox';
 import { expectProblem } from './support/problems';
@@ -10,15 +10,15 @@ import { verifyWebhook, WebhookReceiver } from './support/webhook-receiver';
 const CREDENTIALS_CHANGED = { path: 'data.changedFields', contains: 'credentials.status' };
 
 describe('webhook endpoints: payload filters', () => {
-  let stack: TestStack, db: DataSource, api: RunningApp, receiver: WebhookReceiver;
+  let stack: TestStack,
+    db: DataSource,
+    api: RunningApp,
+    receiver: WebhookReceiver,
+    close: () => Promise<void>;
   beforeAll(async () => {
-    ({ stack, db, api } = await startApiAndNotifier());
-    receiver = await WebhookReceiver.start();
+    ({ stack, db, api, receiver, close } = await startWithReceiver());
   });
-  afterAll(async () => {
-    await receiver.stop();
-    await stack.close();
-  });
+  afterAll(() => close());
 
   const personUpdated = (tenantCode: string, changedFields: string[]) =>
     commitEvent(db, { type: 'PERSON_UPDATED', tenantCode, data: { personId: randomUUID(), changedFields } });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { listDeliveries, getDelivery, startApiAndNotifier, webhookTenant } from './support/builders/webhooks';
+import { getDelivery, listDeliveries, startWithReceiver, webhookTenant } from './support/builders/webhooks';
 import { countRows, selectRows } from './support/db';
 import { eventually } from './support/http';
 import { commitPersonUpdated } from './support/outbox';
@@ -16,17 +16,17 @@ describe('webhook endpoints: mutual TLS', () => {
     clientKey: pair.key,
     caCertificates: ca,
   });
-  let stack: TestStack, db: DataSource, api: RunningApp, receiver: WebhookReceiver;
+  let stack: TestStack,
+    db: DataSource,
+    api: RunningApp,
+    receiver: WebhookReceiver,
+    close: () => Promise<void>;
   beforeAll(async () => {
-    ({ stack, db, api } = await startApiAndNotifier());
-    receiver = await WebhookReceiver.start({
+    ({ stack, db, api, receiver, close } = await startWithReceiver({
       tls: { key: server.key, cert: server.cert, ca, requestCert: true, rejectUnauthorized: true },
-    });
+    }));
   });
-  afterAll(async () => {
-    await receiver.stop();
-    await stack.close();
-  });
+  afterAll(() => close());
 
   /** The first attempt of the event's delivery, once made. */
   const firstAttempt = (token: string, eventId: string) =>

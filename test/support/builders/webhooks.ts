@@ -4,6 +4,7 @@ import { NotificationApiApp } from '../../../apps/notification-api/src/app.defin
 import { NotifierApp } from '../../../apps/notifier/src/app.definition';
 import { ApiClient, ApiResponse, expectStatus } from '../http';
 import { RunningApp, TenantFixture, TestStack } from '../stack';
+import { WebhookReceiver } from '../webhook-receiver';
 
 /** The notification API (whose relay publishes the outbox) and the notifier on one stack. */
 export interface DeliveryWorld {
@@ -21,6 +22,22 @@ export async function startApiAndNotifier(settings: Record<string, string> = {})
   const api = await stack.startApp(NotificationApiApp);
   const notifier = await stack.startApp(NotifierApp);
   return { stack, db, api, notifier };
+}
+
+/** As startApiAndNotifier, with one receiver; `close` stops both. */
+export async function startWithReceiver(
+  receiverOptions: Parameters<typeof WebhookReceiver.start>[0] = {},
+): Promise<DeliveryWorld & { receiver: WebhookReceiver; close: () => Promise<void> }> {
+  const world = await startApiAndNotifier();
+  const receiver = await WebhookReceiver.start(receiverOptions);
+  return {
+    ...world,
+    receiver,
+    close: async () => {
+      await receiver.stop();
+      await world.stack.close();
+    },
+  };
 }
 
 /** Turns a notification type on for the tenant (200 or the test fails). */
