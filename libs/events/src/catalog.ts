@@ -2,6 +2,14 @@ import { z } from 'zod';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
+/** One event type: what it means, the schema of its `data`, and an example that schema accepts. */
+interface EventTypeEntry {
+  description: string;
+  schema: z.ZodType;
+  /** Shown in the AsyncAPI document; `catalog.spec.ts` holds it to the schema. */
+  example: Record<string, unknown>;
+}
+
 /**
  * The event types fincore emits, each with the schema of its `data`. The outbox refuses data that
  * does not match, so subscribers can rely on these schemas (published by GET /notification-types).
@@ -35,6 +43,17 @@ export const EVENT_CATALOG = {
           .optional(),
       })
       .meta({ id: 'PersonUpdatedData' }),
+    example: {
+      personId: 'person-4711',
+      changedFields: ['lastName', 'email'],
+      person: {
+        personId: 'person-4711',
+        firstName: 'Ada',
+        lastName: 'Byron',
+        email: 'ada.byron@example.com',
+        phone: null,
+      },
+    },
   },
   CARD_SETTINGS_CHANGED: {
     description: 'The settings of a card changed: allowed service codes, renewable, xpaysAllowed.',
@@ -60,8 +79,29 @@ export const EVENT_CATALOG = {
         }),
       })
       .meta({ id: 'CardSettingsChangedData' }),
+    example: {
+      cardId: 'CARD-VISA-0001',
+      changedFields: ['authorisationTypes.0C', 'renewable'],
+      cause: 'SETTINGS_CHANGE',
+      previous: {
+        authorisationTypes: [
+          { serviceCode: '00', allowed: true },
+          { serviceCode: '0C', allowed: false },
+        ],
+        renewable: true,
+        xpaysAllowed: false,
+      },
+      current: {
+        authorisationTypes: [
+          { serviceCode: '00', allowed: true },
+          { serviceCode: '0C', allowed: true },
+        ],
+        renewable: false,
+        xpaysAllowed: false,
+      },
+    },
   },
-} as const;
+} as const satisfies Record<string, EventTypeEntry>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
