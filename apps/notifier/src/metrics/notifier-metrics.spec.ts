@@ -24,8 +24,9 @@ describe('NotifierMetrics', () => {
   const backlogLines = async () =>
     (await metrics.registry.metrics()).split('\n').filter((l) => l.startsWith('queue_backlog_age_seconds'));
 
-  it('starts the series of every attempt outcome and disable reason at 0', async () => {
+  it('starts the series of every attempt outcome, disable reason and event type at 0', async () => {
     const text = await metrics.registry.metrics();
+    expect(text).toContain('webhook_deliveries_created_total{type="PERSON_UPDATED"} 0');
     expect(text).toContain('webhook_delivery_attempts_total{outcome="endpoint_gone"} 0');
     expect(text).toContain('webhook_endpoints_disabled_total{reason="gone"} 0');
     expect(text).toContain('webhook_endpoints_disabled_total{reason="failing"} 0');

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { OutboxRepository, QueueName } from '@fincore/events';
+import { EVENT_TYPES, OutboxRepository, QueueName } from '@fincore/events';
 import { WebhookDeliveryAdminRepository } from '@fincore/notifications';
 import { MetricsService } from '@fincore/platform';
 
@@ -76,6 +76,7 @@ export class NotifierMetrics {
     // Every series from 0: an alert's increase() or rate() then sees the first event too.
     for (const outcome of DELIVERY_OUTCOMES) this.deliveries.inc({ outcome }, 0);
     for (const reason of DISABLE_REASONS) this.endpointsDisabled.inc({ reason }, 0);
+    for (const type of EVENT_TYPES) this.fannedOut.inc({ type }, 0);
     new Gauge({
       name: 'queue_backlog_age_seconds',
       help: 'How long the oldest work waiting for each queue has waited, read from PostgreSQL at scrape time',
