@@ -17,11 +17,9 @@ import { LinkName, Place } from './support/network';
 const CUT_MS = 8000;
 /** Longer than BullMQ's 30 s job lock: the cut notifier's jobs stall, for another worker to take up. */
 const LOCK_CUT_MS = 40_000;
-/**
- * Few first attempts and job workers per notifier, so that with the receiver's delay each notifier
- * holds delivery jobs at any instant, and the duplicate bound is tight (2 × 4 per struck notifier).
- */
+/** Few first attempts and job workers per notifier: the duplicate bound is 2 × 4 per struck notifier. */
 const SETTINGS = { WEBHOOK_CONCURRENCY: '4' };
+/** How long the receiver takes to answer: deliveries are in flight at any instant, for a cut to catch. */
 const RECEIVER_DELAY_MS = 100;
 
 /** domain-events jobs not yet run, read over this namespace's own link to Redis. */
@@ -89,6 +87,8 @@ interface Scenario {
   name: string;
   summary: string;
   notifiers: number;
+  /** The receiver's answer time, when not RECEIVER_DELAY_MS. */
+  receiverDelayMs?: number;
   /** Makes the partition while `stream` runs (which it may stop early). */
   cut(world: FaultWorld, stream: ChangeStream, stalled: StallWatch): Promise<Evidence>;
 }
@@ -130,11 +130,13 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    // The stream stops 5 s into the cut: the other notifier shows it takes the traffic alone, and
-    // fewer changes keep the scenario short.
+    // The receiver answers slowly enough that each notifier's first attempts fill their slots and
+    // its delivery jobs are active at the cut. The stream stops 5 s into the cut: the other
+    // notifier shows it takes the traffic alone, and fewer changes keep the scenario short.
     name: 'one of two notifiers cut from everything beyond the job lock',
     summary: '15 one of two notifiers cut from everything 40 s (link down)',
     notifiers: 2,
+    receiverDelayMs: 400,
     cut: async (world, stream, stalled) => {
       const place = world.placeOf(world.notifiers[0]);
       const links: LinkName[] = ['postgres', 'redis', 'http'];
@@ -157,7 +159,11 @@ describe.each(scenarios)('faults: partition, $name', (scenario) => {
 
   beforeAll(async () => {
     world = await FaultWorld.start({ partitioned: true, notifiers: scenario.notifiers, settings: SETTINGS });
-    world.receiver.setDefault({ status: 200, body: 'ok', delayMs: RECEIVER_DELAY_MS });
+    world.receiver.setDefault({
+      status: 200,
+      body: 'ok',
+      delayMs: scenario.receiverDelayMs ?? RECEIVER_DELAY_MS,
+    });
     stalled = await watchStalledJobs(world);
   });
   afterAll(async () => {
