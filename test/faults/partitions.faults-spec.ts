@@ -16,7 +16,7 @@ import { LinkName, Place } from './support/network';
 /** Longer than a hung statement's bound (DATABASE_STATEMENT_TIMEOUT_MS + 1 s) and an enqueue's (3 s). */
 const CUT_MS = 8000;
 /** Longer than BullMQ's 30 s job lock: the cut notifier's jobs stall, for another worker to take up. */
-const LOCK_CUT_MS = 40_000;
+const LOCK_CUT_MS = 35_000;
 /** Few first attempts and job workers per notifier: the duplicate bound is 2 × 4 per struck notifier. */
 const SETTINGS = { WEBHOOK_CONCURRENCY: '4' };
 /** How long the receiver takes to answer: deliveries are in flight at any instant, for a cut to catch. */
@@ -134,7 +134,7 @@ const scenarios: Scenario[] = [
     // its delivery jobs are active at the cut. The stream stops 5 s into the cut: the other
     // notifier shows it takes the traffic alone, and fewer changes keep the scenario short.
     name: 'one of two notifiers cut from everything beyond the job lock',
-    summary: '15 one of two notifiers cut from everything 40 s (link down)',
+    summary: '15 one of two notifiers cut from everything 35 s (link down)',
     notifiers: 2,
     receiverDelayMs: 400,
     cut: async (world, stream, stalled) => {
