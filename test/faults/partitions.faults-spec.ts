@@ -22,7 +22,7 @@ const SETTINGS = { WEBHOOK_CONCURRENCY: '4' };
 /** How long the receiver takes to answer: deliveries are in flight at any instant, for a cut to catch. */
 const RECEIVER_DELAY_MS = 100;
 
-/** domain-events jobs not yet run, read over this namespace's own link to Redis. */
+/** domain-events jobs not yet run, read from the test's namespace, whose way to Redis no cut touches. */
 async function eventsNotRun(world: FaultWorld): Promise<number> {
   const queue = world.domainEvents();
   try {
@@ -94,10 +94,10 @@ interface Scenario {
 }
 
 const notifierCutFrom =
-  (link: LinkName): Scenario['cut'] =>
+  (link: LinkName, service: string): Scenario['cut'] =>
   async (world) => {
     const place = world.placeOf(world.notifiers[0]);
-    const label = `notifier cut from ${link}`;
+    const label = `notifier cut from ${service}`;
     const piled = await partition(world, label, 1, place, [link], CUT_MS, () => eventsNotRun(world));
     return () => ({ 'events queued and not run at the end of the cut': piled });
   };
@@ -107,13 +107,13 @@ const scenarios: Scenario[] = [
     name: 'the notifier cut from Redis, not from PostgreSQL',
     summary: '12 notifier cut from Redis 8 s (link down)',
     notifiers: 1,
-    cut: notifierCutFrom('redis'),
+    cut: notifierCutFrom('redis', 'Redis'),
   },
   {
     name: 'the notifier cut from PostgreSQL, not from Redis',
     summary: '13 notifier cut from PostgreSQL 8 s (link down)',
     notifiers: 1,
-    cut: notifierCutFrom('postgres'),
+    cut: notifierCutFrom('postgres', 'PostgreSQL'),
   },
   {
     // Commits go on; each enqueue after commit hangs until its timeout, and the relay publishes
