@@ -25,7 +25,7 @@ export interface ReceiverResponse {
 }
 
 /**
- * A real HTTP server on 127.0.0.1 that records every webhook and answers as the test scripts it
+ * A real HTTP server (on 127.0.0.1 unless told) that records every webhook and answers as the test scripts it
  * (e.g. 500, 500, then 200). It can be stopped and restarted on the same port.
  */
 export class WebhookReceiver {
@@ -39,17 +39,21 @@ export class WebhookReceiver {
   /** Answers held back by `delayMs`, dropped on `stop` so no timer outlives the test. */
   private readonly delayed = new Set<NodeJS.Timeout>();
 
-  /** With `tls`, an HTTPS receiver (e.g. `requestCert: true, rejectUnauthorized: true` for mutual TLS). */
-  static async start(options: { tls?: HttpsOptions } = {}): Promise<WebhookReceiver> {
-    const receiver = new WebhookReceiver(options.tls);
+  /** On `host` (127.0.0.1 unless given); with `tls`, HTTPS (e.g. `requestCert: true, rejectUnauthorized: true`). */
+  static async start(options: { host?: string; tls?: HttpsOptions } = {}): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(options.host ?? '127.0.0.1', options.tls);
     await receiver.listen();
     return receiver;
   }
 
-  private constructor(private readonly tls?: HttpsOptions) {}
+  private constructor(
+    /** The address it listens on. */
+    private readonly host: string,
+    private readonly tls?: HttpsOptions,
+  ) {}
 
   get url(): string {
-    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
+    return `${this.tls ? 'https' : 'http'}://${this.host}:${this.port}`;
   }
 
   /** Answers the next requests with these responses in order, then with `fallback`. */
@@ -109,7 +113,7 @@ export class WebhookReceiver {
     this.server = this.tls ? createHttpsServer(this.tls, handle) : createServer(handle);
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
-      this.server!.listen(this.port, '127.0.0.1', () => resolve());
+      this.server!.listen(this.port, this.host, () => resolve());
     });
     this.port = (this.server.address() as AddressInfo).port;
   }

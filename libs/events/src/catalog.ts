@@ -7,6 +7,14 @@ const EndpointRef = {
   url: z.string().describe("The endpoint's URL"),
 };
 
+/** One event type: what it means, the schema of its `data`, and an example that schema accepts. */
+interface EventTypeEntry {
+  description: string;
+  schema: z.ZodType;
+  /** Shown in the AsyncAPI document; `catalog.spec.ts` holds it to the schema. */
+  example: Record<string, unknown>;
+}
+
 /**
  * The event types fincore emits, each with the schema of its `data`. The outbox refuses data that
  * does not match, so subscribers can rely on these schemas (published by GET /notification-types).
@@ -40,6 +48,17 @@ export const EVENT_CATALOG = {
           .optional(),
       })
       .meta({ id: 'PersonUpdatedData' }),
+    example: {
+      personId: 'person-4711',
+      changedFields: ['lastName', 'email'],
+      person: {
+        personId: 'person-4711',
+        firstName: 'Ada',
+        lastName: 'Byron',
+        email: 'ada.byron@example.com',
+        phone: null,
+      },
+    },
   },
   CARD_SETTINGS_CHANGED: {
     description: 'The settings of a card changed: allowed service codes, renewable, xpaysAllowed.',
@@ -65,6 +84,27 @@ export const EVENT_CATALOG = {
         }),
       })
       .meta({ id: 'CardSettingsChangedData' }),
+    example: {
+      cardId: 'CARD-VISA-0001',
+      changedFields: ['authorisationTypes.0C', 'renewable'],
+      cause: 'SETTINGS_CHANGE',
+      previous: {
+        authorisationTypes: [
+          { serviceCode: '00', allowed: true },
+          { serviceCode: '0C', allowed: false },
+        ],
+        renewable: true,
+        xpaysAllowed: false,
+      },
+      current: {
+        authorisationTypes: [
+          { serviceCode: '00', allowed: true },
+          { serviceCode: '0C', allowed: true },
+        ],
+        renewable: false,
+        xpaysAllowed: false,
+      },
+    },
   },
   WEBHOOK_ENDPOINT_DISABLED: {
     description:
@@ -76,17 +116,13 @@ export const EVENT_CATALOG = {
         reason: z.string().describe('Why, as the endpoint shows it in disabledReason'),
         disabledAt: isoDateTime,
       })
-      .meta({
-        id: 'WebhookEndpointDisabledData',
-        examples: [
-          {
-            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
-            url: 'https://hooks.example.com/fincore',
-            reason: 'the receiver answered 410 Gone',
-            disabledAt: '2026-03-01T10:15:00.000Z',
-          },
-        ],
-      }),
+      .meta({ id: 'WebhookEndpointDisabledData' }),
+    example: {
+      endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+      url: 'https://hooks.example.com/fincore',
+      reason: 'the receiver answered 410 Gone',
+      disabledAt: '2026-03-01T10:15:00.000Z',
+    },
   },
   WEBHOOK_ENDPOINT_FAILING: {
     description:
@@ -99,18 +135,14 @@ export const EVENT_CATALOG = {
         disablesAt: isoDateTime.describe('When the endpoint is disabled if nothing succeeds until then'),
         lastError: z.string().nullable().describe('The last failed attempt: HTTP status or transport error'),
       })
-      .meta({
-        id: 'WebhookEndpointFailingData',
-        examples: [
-          {
-            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
-            url: 'https://hooks.example.com/fincore',
-            failingSince: '2026-03-01T10:00:00.000Z',
-            disablesAt: '2026-03-06T10:00:00.000Z',
-            lastError: 'HTTP 503',
-          },
-        ],
-      }),
+      .meta({ id: 'WebhookEndpointFailingData' }),
+    example: {
+      endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+      url: 'https://hooks.example.com/fincore',
+      failingSince: '2026-03-01T10:00:00.000Z',
+      disablesAt: '2026-03-06T10:00:00.000Z',
+      lastError: 'HTTP 503',
+    },
   },
   WEBHOOK_ENDPOINT_RECOVERED: {
     description:
@@ -122,17 +154,13 @@ export const EVENT_CATALOG = {
         failingNotifiedAt: isoDateTime.describe('When WEBHOOK_ENDPOINT_FAILING was emitted'),
         recoveredAt: isoDateTime,
       })
-      .meta({
-        id: 'WebhookEndpointRecoveredData',
-        examples: [
-          {
-            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
-            url: 'https://hooks.example.com/fincore',
-            failingNotifiedAt: '2026-03-03T22:00:00.000Z',
-            recoveredAt: '2026-03-04T08:30:00.000Z',
-          },
-        ],
-      }),
+      .meta({ id: 'WebhookEndpointRecoveredData' }),
+    example: {
+      endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+      url: 'https://hooks.example.com/fincore',
+      failingNotifiedAt: '2026-03-03T22:00:00.000Z',
+      recoveredAt: '2026-03-04T08:30:00.000Z',
+    },
   },
   WEBHOOK_DELIVERY_EXHAUSTED: {
     description:
@@ -148,23 +176,19 @@ export const EVENT_CATALOG = {
         lastStatusCode: z.number().int().nullable(),
         lastError: z.string().nullable(),
       })
-      .meta({
-        id: 'WebhookDeliveryExhaustedData',
-        examples: [
-          {
-            endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
-            url: 'https://hooks.example.com/fincore',
-            deliveryId: 'c3a0d2a4-51d8-4a3e-8d0c-2b1f0e9a7d11',
-            eventId: '0d9f6a52-6c0b-4b7e-9a1e-5f2c3b4a1d22',
-            notificationTypeCode: 'PERSON_UPDATED',
-            attemptCount: 8,
-            lastStatusCode: 500,
-            lastError: 'HTTP 500',
-          },
-        ],
-      }),
+      .meta({ id: 'WebhookDeliveryExhaustedData' }),
+    example: {
+      endpointId: '7b0e3c1e-2a44-4d1c-9a55-3f7a2f1b6c01',
+      url: 'https://hooks.example.com/fincore',
+      deliveryId: 'c3a0d2a4-51d8-4a3e-8d0c-2b1f0e9a7d11',
+      eventId: '0d9f6a52-6c0b-4b7e-9a1e-5f2c3b4a1d22',
+      notificationTypeCode: 'PERSON_UPDATED',
+      attemptCount: 8,
+      lastStatusCode: 500,
+      lastError: 'HTTP 500',
+    },
   },
-} as const;
+} as const satisfies Record<string, EventTypeEntry>;
 
 /** The events about webhook delivery itself, whose subject is an endpoint. */
 export const OPERATIONAL_EVENT_TYPES = [

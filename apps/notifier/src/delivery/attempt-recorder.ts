@@ -11,6 +11,7 @@ import {
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { endpointPauseMs } from './domain/endpoint-pacing';
 import { Decision, decideAfterAttempt, isSuccess, parseRetrySchedule } from './domain/retry-policy';
+import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { EndpointHealth } from './endpoint-health';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
@@ -42,6 +43,7 @@ export class AttemptRecorder {
     private readonly successes: SucceededAttemptRecorder,
     private readonly pacer: EndpointPacer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: NotifierMetrics,
   ) {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -50,9 +52,14 @@ export class AttemptRecorder {
     // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
     await this.pauseEndpointIfAsked(delivery, sent, startedAt);
     const now = new Date();
-    return sent.result.kind === 'response' && isSuccess(sent.result.statusCode)
-      ? this.recordSuccess(delivery, startedAt, sent, now)
-      : this.unitOfWork.run((tx) => this.recordFailure(tx, delivery, startedAt, sent, now));
+    if (sent.result.kind === 'response' && isSuccess(sent.result.statusCode))
+      return this.recordSuccess(delivery, startedAt, sent, now);
+    const { disabled, ...recorded } = await this.unitOfWork.run((tx) =>
+      this.recordFailure(tx, delivery, startedAt, sent, now),
+    );
+    // Counted once committed: a rolled-back disable disabled nothing.
+    if (disabled) this.metrics.endpointsDisabled.inc({ reason: disabled });
+    return recorded;
   }
 
   /** A receiver's 429/503 with Retry-After holds back the endpoint's other deliveries too, not others'. */
@@ -94,8 +101,8 @@ export class AttemptRecorder {
     });
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
     const status = await this.deliveries.recordFailedAttempt(tx.manager, attempt);
-    await this.health.afterFailure(tx, delivery, decision, attempt, locked);
-    return { decision, nextAt: dueAgainAt(status, attempt), status };
+    const disabled = await this.health.afterFailure(tx, delivery, decision, attempt, locked);
+    return { decision, nextAt: dueAgainAt(status, attempt), status, disabled };
   }
 }
 

@@ -111,6 +111,7 @@ describe('DeliveryService', () => {
       new SucceededAttemptRecorder(deliveries),
       pacer,
       config,
+      metrics,
     );
     sut = new DeliveryService(
       deliveries,
@@ -422,6 +423,7 @@ describe('DeliveryService', () => {
       expect(next).toEqual({ kind: 'run_at', at: record.nextAttemptAt });
       expect(record.nextAttemptAt!.getTime() - record.finishedAt.getTime()).toBeGreaterThanOrEqual(4000);
       expect(endpoints.disableIfActive).not.toHaveBeenCalled();
+      expect(metrics.endpointsDisabled.inc).not.toHaveBeenCalled();
       expect(metrics.deliveries.inc).toHaveBeenCalledWith({ outcome: 'retry_scheduled' });
       expect(priority.finished).not.toHaveBeenCalled();
     });
@@ -466,6 +468,7 @@ describe('DeliveryService', () => {
     it('disables the endpoint on 410 Gone and fails its pending deliveries', async () => {
       deliveries.findForAttempt.mockResolvedValue(delivery());
       sender.send.mockResolvedValue(response(410));
+      endpoints.disableIfActive.mockResolvedValue(true);
       deliveries.lockForFailedAttempt.mockResolvedValue({
         cycleAttempts: 0,
         attemptCount: 0,
@@ -479,6 +482,7 @@ describe('DeliveryService', () => {
 
       await sut.attempt('delivery-1');
 
+      expect(metrics.endpointsDisabled.inc).toHaveBeenCalledWith({ reason: 'gone' });
       const reason = 'the receiver answered 410 Gone';
       expect(endpoints.disableIfActive).toHaveBeenCalledWith(manager, 'endpoint-1', reason, expect.any(Date));
       expect(admin.failPendingOfEndpoint).toHaveBeenCalledWith(
@@ -497,6 +501,7 @@ describe('DeliveryService', () => {
         attemptCount: 0,
         status: DeliveryStatus.Pending,
       });
+      endpoints.disableIfActive.mockResolvedValue(true);
       endpoints.markFailing
         .mockResolvedValueOnce({ status: 'ACTIVE', failingSince: since, failingNotifiedAt: null })
         .mockResolvedValueOnce({ status: 'DISABLED', failingSince: since, failingNotifiedAt: null });
@@ -505,6 +510,7 @@ describe('DeliveryService', () => {
       await sut.attempt('delivery-1');
 
       expect(endpoints.disableIfActive).toHaveBeenCalledTimes(1);
+      expect(metrics.endpointsDisabled.inc.mock.calls).toEqual([[{ reason: 'failing' }]]);
       expect(endpoints.disableIfActive.mock.calls[0][2]).toBe(
         `failing without a success since ${since.toISOString()} (limit 72 h)`,
       );

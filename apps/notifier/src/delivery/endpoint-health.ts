@@ -12,6 +12,7 @@ import {
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { healthAfterFailure } from './domain/endpoint-health';
 import type { Decision } from './domain/retry-policy';
+import type { DisableReason } from '../metrics/notifier-metrics';
 
 /**
  * An endpoint's health after an attempt, and the operational events it gives rise to. Each event
@@ -33,7 +34,7 @@ export class EndpointHealth {
    * Inside the failed attempt's transaction, the endpoint locked: counts the streak; a 410 or a
    * streak over the limit disables the endpoint (WEBHOOK_ENDPOINT_DISABLED), one of half the limit
    * is reported (WEBHOOK_ENDPOINT_FAILING); a delivery whose schedule ran out is reported
-   * (WEBHOOK_DELIVERY_EXHAUSTED).
+   * (WEBHOOK_DELIVERY_EXHAUSTED). Answers why it disabled the endpoint, if it did.
    */
   async afterFailure(
     tx: Transaction,
@@ -41,14 +42,14 @@ export class EndpointHealth {
     decision: Decision,
     attempt: AttemptRecord,
     locked: LockedForFailure,
-  ): Promise<void> {
+  ): Promise<DisableReason | undefined> {
     const tenantCode = delivery.event?.tenantCode;
     if (decision.kind === 'failed' && locked.status === DeliveryStatus.Pending && tenantCode) {
       await this.reportExhausted(tx, tenantCode, delivery, attempt, locked.attemptCount + 1);
     }
     const now = attempt.finishedAt;
     const streak = await this.endpoints.markFailing(tx.manager, delivery.endpointId, now);
-    if (!streak || streak.status !== EndpointStatus.Active) return;
+    if (!streak || streak.status !== EndpointStatus.Active) return undefined;
     const change = healthAfterFailure({
       gone: decision.kind === 'endpoint_gone',
       statusCode: attempt.statusCode,
@@ -71,14 +72,17 @@ export class EndpointHealth {
         delivery.endpointId,
         `endpoint disabled: ${change.reason}`,
       );
-      if (disabled && tenantCode) {
+      if (!disabled) return undefined;
+      if (tenantCode) {
         await tx.emit('WEBHOOK_ENDPOINT_DISABLED', tenantCode, {
           ...about,
           reason: change.reason,
           disabledAt: now.toISOString(),
         });
       }
-    } else if (change.kind === 'warn_failing' && tenantCode) {
+      return change.cause;
+    }
+    if (change.kind === 'warn_failing' && tenantCode) {
       if (await this.endpoints.markFailingNotified(tx.manager, delivery.endpointId, now)) {
         await tx.emit('WEBHOOK_ENDPOINT_FAILING', tenantCode, {
           ...about,
@@ -88,6 +92,7 @@ export class EndpointHealth {
         });
       }
     }
+    return undefined;
   }
 
   /** After a success of an endpoint reported as failing: WEBHOOK_ENDPOINT_RECOVERED, once. */

@@ -17,6 +17,7 @@ describe('healthAfterFailure', () => {
   it('disables on 410 whatever the streak', () => {
     expect(sut({ gone: true, statusCode: 410 })).toEqual({
       kind: 'disable',
+      cause: 'gone',
       reason: 'the receiver answered 410 Gone',
     });
   });
@@ -25,6 +26,7 @@ describe('healthAfterFailure', () => {
     expect(sut({ failingSince: hoursAgo(10) })).toMatchObject({ kind: 'disable' });
     expect(sut({ failingSince: hoursAgo(12), failingNotified: true })).toEqual({
       kind: 'disable',
+      cause: 'failing',
       reason: `failing without a success since ${hoursAgo(12).toISOString()} (limit 10 h)`,
     });
   });

@@ -2,7 +2,9 @@ import { shouldDisableEndpoint } from './retry-policy';
 
 /** What a failed attempt does to its endpoint, beyond counting the streak. */
 export type HealthChange =
-  { kind: 'disable'; reason: string } | { kind: 'warn_failing'; disablesAt: Date } | { kind: 'none' };
+  | { kind: 'disable'; cause: 'gone' | 'failing'; reason: string }
+  | { kind: 'warn_failing'; disablesAt: Date }
+  | { kind: 'none' };
 
 /**
  * After a failed attempt of an active endpoint: a 410 or a streak as long as the disable period
@@ -18,10 +20,16 @@ export function healthAfterFailure(input: {
   disableAfterHours: number;
 }): HealthChange {
   const { failingSince, now, disableAfterHours } = input;
-  if (input.gone) return { kind: 'disable', reason: `the receiver answered ${input.statusCode ?? 410} Gone` };
+  if (input.gone)
+    return {
+      kind: 'disable',
+      cause: 'gone',
+      reason: `the receiver answered ${input.statusCode ?? 410} Gone`,
+    };
   if (shouldDisableEndpoint(failingSince, now, disableAfterHours)) {
     return {
       kind: 'disable',
+      cause: 'failing',
       reason: `failing without a success since ${failingSince.toISOString()} (limit ${disableAfterHours} h)`,
     };
   }
