@@ -7,6 +7,15 @@ import { EventsController } from './events/events.controller';
 import { EventsService } from './events/events.service';
 import { NotificationConfigsController } from './notification-configs/notification-configs.controller';
 import { NotificationConfigsService } from './notification-configs/notification-configs.service';
+import {
+  APP_CONFIG,
+  AppConfig,
+  portalBaseUrl,
+  PortalLinks,
+  PortalSessionRepository,
+} from '@fincore/platform';
+import { PortalSessionsController } from './portal/portal-sessions.controller';
+import { PortalSessionsService } from './portal/portal-sessions.service';
 import { DeliveryQueue } from './webhook-deliveries/delivery-queue';
 import { WebhookDeliveriesController } from './webhook-deliveries/webhook-deliveries.controller';
 import { WebhookDeliveriesService } from './webhook-deliveries/webhook-deliveries.service';
@@ -20,6 +29,7 @@ import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.s
     WebhookEndpointsController,
     WebhookDeliveriesController,
     EventsController,
+    PortalSessionsController,
   ],
   providers: [
     NotificationConfigsService,
@@ -29,6 +39,13 @@ import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.s
     EventsService,
     EventWakeups,
     secretBoxProvider('notification-api'),
+    PortalSessionsService,
+    {
+      provide: PortalLinks,
+      inject: [PortalSessionRepository, APP_CONFIG],
+      useFactory: (sessions: PortalSessionRepository, config: AppConfig) =>
+        new PortalLinks(sessions, portalBaseUrl(config)),
+    },
   ],
 })
 export class NotificationApiModule {}

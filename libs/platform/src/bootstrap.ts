@@ -36,6 +36,11 @@ export interface AppDefinition {
    * reconcilers redo after a crash: its commits do not wait for the WAL flush.
    */
   asynchronousCommit?: boolean;
+  /**
+   * True for the app that serves the subscriber portal: its routes also take the portal's session
+   * cookie (bound to one tenant, read-only or read-write) where no x-auth-token is sent.
+   */
+  portalSessions?: boolean;
   /** App-specific wiring after the Nest app exists and before it listens (e.g. Bull Board). */
   configure?(app: NestFastifyApplication, config: AppConfig): Promise<void> | void;
 }
@@ -83,6 +88,7 @@ export async function createApp(
         appName: definition.name,
         config,
         asynchronousCommit: definition.asynchronousCommit,
+        portalSessions: definition.portalSessions,
       }),
       definition.module,
     ],
