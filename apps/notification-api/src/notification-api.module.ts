@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '@fincore/events';
 import { NotificationsDataModule, WebhookDeliveryQueueModule } from '@fincore/notifications';
 import { secretBoxProvider } from '@fincore/webhooks';
+import { EndpointActivityController } from './endpoint-activity/endpoint-activity.controller';
+import { EndpointActivityService } from './endpoint-activity/endpoint-activity.service';
 import { EventWakeups } from './events/event-wakeups';
 import { EventsController } from './events/events.controller';
 import { EventsService } from './events/events.service';
@@ -30,6 +32,7 @@ import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.s
     WebhookDeliveriesController,
     EventsController,
     PortalSessionsController,
+    EndpointActivityController,
   ],
   providers: [
     NotificationConfigsService,
@@ -40,6 +43,7 @@ import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.s
     EventWakeups,
     secretBoxProvider('notification-api'),
     PortalSessionsService,
+    EndpointActivityService,
     {
       provide: PortalLinks,
       inject: [PortalSessionRepository, APP_CONFIG],

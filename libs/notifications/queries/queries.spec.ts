@@ -129,6 +129,9 @@ describe('notification statements', () => {
       ...(await statementsOf('pagePending', () =>
         admin.pagePending({ createdAt: new Date(0), id: delivery.id }, 10, new Date()),
       )),
+      ...(await statementsOf('countPerHourOfEndpoint', () =>
+        admin.countPerHourOfEndpoint(tenant.id, endpoint.id, new Date(), 24),
+      )),
     });
     expectQueriesSnapshot(join(__dirname, 'webhook-delivery-retention.repository.sql'), {
       ...(await statementsOf('deleteFinishedBefore', () => retention.deleteFinishedBefore(new Date(0), 10))),
