@@ -66,6 +66,8 @@ describe('subscriber portal: links and sessions', () => {
 
     const endpoints = await world.sut.api.get('/api/v1/webhook-endpoints', asPortal(opened.cookie!));
     expect(endpoints.status).toBe(200);
+    const caller = await world.sut.api.get('/api/v1/portal-sessions/current', asPortal(opened.cookie!));
+    expect(caller.body).toEqual({ tenantCode: world.acme.tenant.code, canChange: true });
   });
 
   it('refuses a link used twice (410), expired (410) or forged (400) with a page that says so', async () => {
@@ -115,6 +117,8 @@ describe('subscriber portal: links and sessions', () => {
     expect(
       (await world.sut.api.get(`/api/v1/webhook-endpoints/${endpoint.id}`, asPortal(cookie))).status,
     ).toBe(200);
+    const caller = await world.sut.api.get('/api/v1/portal-sessions/current', asPortal(cookie));
+    expect(caller.body.canChange).toBe(false);
     expectProblem(
       await world.sut.api.post(`/api/v1/webhook-endpoints/${endpoint.id}/disable`, {}, asPortal(cookie)),
       403,
@@ -179,7 +183,7 @@ describe('subscriber portal: links and sessions', () => {
       });
     const r = cli('portal:link', '--tenant', world.acme.tenant.code, '--read-only');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^http:\/\/localhost:\d+\/portal\/session\?code=[A-Za-z0-9_-]{43}\n$/);
+    expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/portal\/session\?code=[A-Za-z0-9_-]{43}\n$/);
     const cookie = (await openPortalLink(world.sut.url, r.stdout.trim())).cookie!;
     expectProblem(
       await world.sut.api.post('/api/v1/webhook-endpoints', hook, asPortal(cookie)),
@@ -189,5 +193,22 @@ describe('subscriber portal: links and sessions', () => {
     const unknown = cli('portal:link', '--tenant', 'NOPE');
     expect(unknown).toMatchObject({ status: 1, stdout: '' });
     expect(cli('portal:link').status).toBe(2);
+  });
+
+  it('serves the built portal under /portal/: the page revalidated, its hashed assets immutable, a strict policy', async () => {
+    const home = await fetch(`${world.sut.url}/`, { redirect: 'manual' });
+    expect([home.status, home.headers.get('location')]).toEqual([302, '/portal/']);
+    const page = await fetch(`${world.sut.url}/portal/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const policy = page.headers.get('content-security-policy');
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain(`frame-ancestors ${FRAMING_ORIGIN}`);
+    const script = /src="(\/portal\/assets\/[^"]+\.js)"/.exec(await page.text())![1];
+    const asset = await fetch(`${world.sut.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
   });
 });

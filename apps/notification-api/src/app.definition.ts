@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@fincore/platform';
+import { type AppDefinition, PORTAL_PATH } from '@fincore/platform';
 import { NotificationApiModule } from './notification-api.module';
 import { mountPortal } from './portal/portal-routes';
 
@@ -9,5 +9,6 @@ export const NotificationApiApp: AppDefinition = {
   module: NotificationApiModule,
   port: (config) => config.NOTIFICATION_API_PORT,
   portalSessions: true,
+  home: PORTAL_PATH,
   configure: (app, config) => mountPortal(app, config),
 };

@@ -41,6 +41,8 @@ export interface AppDefinition {
    * cookie (bound to one tenant, read-only or read-write) where no x-auth-token is sent.
    */
   portalSessions?: boolean;
+  /** Where `GET /` sends a browser; default the API docs (none for an app without them). */
+  home?: string;
   /** App-specific wiring after the Nest app exists and before it listens (e.g. Bull Board). */
   configure?(app: NestFastifyApplication, config: AppConfig): Promise<void> | void;
 }
@@ -149,6 +151,8 @@ export async function createApp(
       port: definition.port(config),
     });
   }
+  const home = definition.home ?? (definition.openApi === false ? undefined : '/docs');
+  if (home) fastify.get('/', (_request, reply) => reply.redirect(home, 302));
   await definition.configure?.(app, config);
   await app.init();
   return app;

@@ -29,7 +29,7 @@ export function refusalPage(reason: LinkRefusal, acceptLanguage: string | undefi
   const text = TEXT[language];
   return `<!doctype html>
 <html lang="${language}">
-<head><meta charset="utf-8"><title>${text.title}</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${text.title}</title></head>
 <body><h1>${text.title}</h1><p>${text[reason]}</p></body>
 </html>
 `;

@@ -21,3 +21,14 @@ export const PortalSessionResponse = z
     expiresAt: timestamp.describe('The link must be opened before this time (10 minutes)'),
   })
   .meta({ id: 'PortalSession', example: portalSessionExample });
+
+export const PortalCaller = z
+  .object({
+    tenantCode: z.string().describe("The caller's tenant"),
+    canChange: z
+      .boolean()
+      .describe(
+        'False for a read-only portal session (or a token without notifications:write): the portal offers no changes',
+      ),
+  })
+  .meta({ id: 'PortalCaller', example: { tenantCode: 'ACME', canChange: true } });

@@ -1,7 +1,7 @@
-import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, CurrentPrincipal, Principal } from '@fincore/platform';
-import { PortalSessionRequest, PortalSessionResponse } from './portal-session.schemas';
+import { PortalCaller, PortalSessionRequest, PortalSessionResponse } from './portal-session.schemas';
 import { PortalSessionsService } from './portal-sessions.service';
 
 @ApiTags('Subscriber portal')
@@ -22,5 +22,15 @@ export class PortalSessionsController {
     @CurrentPrincipal() principal: Principal,
   ) {
     return this.service.create(principal, body);
+  }
+
+  @Get('current')
+  @ApiAuth('notifications:read')
+  @ApiOperation({
+    summary: 'The caller as the portal sees it: tenant, and whether it may change anything',
+  })
+  @ApiOkResponse({ standardSchema: PortalCaller })
+  current(@CurrentPrincipal() principal: Principal) {
+    return this.service.caller(principal);
   }
 }

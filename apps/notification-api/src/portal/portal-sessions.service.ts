@@ -12,6 +12,11 @@ export class PortalSessionsService {
     return { url: link.url, expiresAt: link.expiresAt.toISOString() };
   }
 
+  /** What the portal shows and offers: a read-only session gets no controls for changes. */
+  caller(principal: Principal) {
+    return { tenantCode: principal.tenantCode, canChange: principal.scopes.includes('notifications:write') };
+  }
+
   open(code: unknown) {
     return this.links.open(code);
   }

@@ -131,7 +131,7 @@ export const configSchema = z.object({
   QUEUE_COMPLETED_RETENTION_COUNT: positiveInt(50_000),
   /** Redis keeps a failed job this long, for operators to inspect in Bull Board. */
   QUEUE_FAILED_RETENTION_SECONDS: positiveInt(7 * 24 * 3600),
-  /** The notification API's address as subscribers' browsers reach it, for portal links (default http://localhost:<port>). */
+  /** The notification API's address as subscribers' browsers reach it, for portal links (default http://127.0.0.1:<port>). */
   PORTAL_PUBLIC_URL: z
     .string()
     .optional()

@@ -21,7 +21,7 @@ export interface PortalLink {
 
 /** The notification API's address as the subscriber's browser reaches it. */
 export function portalBaseUrl(config: AppConfig): string {
-  return (config.PORTAL_PUBLIC_URL ?? `http://localhost:${config.NOTIFICATION_API_PORT}`).replace(/\/+$/, '');
+  return (config.PORTAL_PUBLIC_URL ?? `http://127.0.0.1:${config.NOTIFICATION_API_PORT}`).replace(/\/+$/, '');
 }
 
 /**

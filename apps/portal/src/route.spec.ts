@@ -1,0 +1,23 @@
+import { hrefOf, parseRoute as sut } from './route';
+
+const id = '0b9f3c52-4a6e-4c38-9f3e-1f4c8e7d2a10';
+
+describe('parseRoute', () => {
+  it('reads every page back from its href', () => {
+    for (const route of [
+      { page: 'endpoints' },
+      { page: 'endpoint', id },
+      { page: 'deliveries' },
+      { page: 'deliveries', endpointId: id },
+      { page: 'delivery', id },
+      { page: 'event-types' },
+      { page: 'configuration' },
+    ] as const)
+      expect(sut(hrefOf(route))).toEqual(route);
+  });
+  it('falls back to the endpoints for anything else', () => {
+    expect(sut('')).toEqual({ page: 'endpoints' });
+    expect(sut('#/endpoints/not-an-id')).toEqual({ page: 'endpoints' });
+    expect(sut('#/deliveries?endpointId=x')).toEqual({ page: 'deliveries' });
+  });
+});
