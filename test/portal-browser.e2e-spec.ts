@@ -105,6 +105,9 @@ describe('subscriber portal in a browser', () => {
 
     await page.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).click();
     await page.getByRole('img', { name: /Succeeded 1/ }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event sent.').waitFor();
+    await receiver.waitFor(1, { filter: (w) => w.json?.type === 'WEBHOOK_TEST' });
     await checkAndShoot(page, 'endpoint');
     await page.getByRole('link', { name: 'Event types' }).click();
     await page.getByRole('heading', { name: 'PERSON_UPDATED' }).waitFor();

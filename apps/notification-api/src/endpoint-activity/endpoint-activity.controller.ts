@@ -1,7 +1,15 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
 import { EntityId } from '../common/common.schemas';
+import { WebhookDeliveryResponse } from '../webhook-deliveries/webhook-delivery.schemas';
 import { EndpointDeliveryStats, StatsQuery } from './endpoint-activity.schemas';
 import { EndpointActivityService } from './endpoint-activity.service';
 
@@ -25,5 +33,25 @@ export class EndpointActivityController {
     @CurrentPrincipal() principal: Principal,
   ) {
     return this.service.stats(principal, endpointId, query.window);
+  }
+
+  @Post('test')
+  @ApiAuth('notifications:write')
+  @ApiOperation({
+    summary: 'Send a WEBHOOK_TEST event to this endpoint only',
+    description:
+      'Signed, sent and recorded like any delivery (same retries, visible among the deliveries); no other endpoint receives it, whatever it subscribes to. Its data: `{ "endpointId": "<this endpoint>", "message": "A test event from fincore: your endpoint receives and verifies webhooks." }`, schema WebhookTestData.',
+  })
+  @ApiCreatedResponse({ standardSchema: WebhookDeliveryResponse })
+  @ApiNotFoundResponse({ description: 'webhook_endpoint_not_found', content: PROBLEM_CONTENT })
+  @ApiConflictResponse({
+    description: 'webhook_endpoint_disabled: the endpoint is disabled',
+    content: PROBLEM_CONTENT,
+  })
+  sendTest(
+    @Param('endpointId', { schema: EntityId }) endpointId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.service.sendTest(principal, endpointId);
   }
 }

@@ -17,6 +17,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
   } = useLoad(() => answer(api.GET('/api/v1/webhook-endpoints/{endpointId}', path)), [id]);
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string>();
+  const [testSent, setTestSent] = useState(false);
   const action = useAction();
   if (!endpoint) return <Loading problem={problem} />;
 
@@ -110,12 +111,24 @@ export function EndpointDetailPage({ id }: { id: string }) {
             >
               {t('rotateSecret')}
             </button>
+            <button
+              type="button"
+              onClick={() =>
+                action.run(
+                  () => answer(api.POST('/api/v1/webhook-endpoints/{endpointId}/test', path)),
+                  () => setTestSent(true),
+                )
+              }
+            >
+              {t('sendTest')}
+            </button>
             <button type="button" className="danger" onClick={remove}>
               {t('delete')}
             </button>
           </div>
         )}
         <Problem text={action.problem} />
+        {testSent && <p role="status">{t('testSent')}</p>}
       </IfCanChange>
       <StatsChart endpointId={endpoint.id} />
     </>
