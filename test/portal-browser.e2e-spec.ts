@@ -167,4 +167,19 @@ describe('subscriber portal in a browser', () => {
     expect(expired.status).toBe(410);
     expect(expired.text).toContain('expired');
   }, 60_000);
+
+  it('speaks German to a browser that prefers it', async () => {
+    const german = await PortalBrowser.launch('de-DE');
+    try {
+      const page = await german.newPage();
+      await page.goto(cliLink(acme.tenant.code));
+      await page.getByRole('heading', { name: 'Endpunkte' }).waitFor();
+      await page.getByRole('link', { name: 'Zustellungen' }).click();
+      await page.getByLabel('Ereignistyp').waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(german.consoleErrors).toEqual([]);
+    } finally {
+      await german.close();
+    }
+  }, 60_000);
 });

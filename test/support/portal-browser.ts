@@ -5,8 +5,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
 
-/** The portal's screenshots, referenced by docs/portal.md. */
-export const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'portal');
+/**
+ * The portal's screenshots: into docs/portal (referenced by docs/portal.md) with
+ * UPDATE_SCREENSHOTS=1, else beside the other test artifacts, so a test run leaves the docs alone.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(__dirname, '..', '..', 'docs', 'portal')
+    : join(__dirname, '..', 'artifacts', 'portal');
 
 /**
  * Debian's Chromium, headless, with a fresh profile (nothing cached from an earlier run can hide a
