@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { answer, api } from './api';
 import { pickLanguage, translator } from './i18n';
-import { hrefOf, parseRoute, type Route } from './route';
+import { hrefOf, parseRoute, sectionOf, type Route } from './route';
 import { Loading, Portal } from './ui';
 import { ConfigurationPage } from './pages/Configuration';
 import { DeliveriesPage } from './pages/Deliveries';
@@ -71,13 +71,7 @@ export function App() {
         </p>
         <nav aria-label={t('title')}>
           {NAV.map(({ route: r, key }) => (
-            <a
-              key={key}
-              href={hrefOf(r)}
-              aria-current={
-                r.page === route.page.replace(/^(endpoint|delivery)$/, '$1s') ? 'page' : undefined
-              }
-            >
+            <a key={key} href={hrefOf(r)} aria-current={r.page === sectionOf(route) ? 'page' : undefined}>
               {t(key)}
             </a>
           ))}

@@ -36,3 +36,10 @@ export function hrefOf(route: Route): string {
       return `#/${route.page}`;
   }
 }
+
+/** The navigation entry a page belongs to: a single endpoint or delivery under its list. */
+export function sectionOf(route: Route): Route['page'] {
+  if (route.page === 'endpoint') return 'endpoints';
+  if (route.page === 'delivery') return 'deliveries';
+  return route.page;
+}
