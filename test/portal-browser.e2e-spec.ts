@@ -111,6 +111,9 @@ describe('subscriber portal in a browser', () => {
     await checkAndShoot(page, 'endpoint');
     await page.getByRole('link', { name: 'Event types' }).click();
     await page.getByRole('heading', { name: 'PERSON_UPDATED' }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event sent.').waitFor();
+    await receiver.waitFor(2, { filter: (w) => w.json?.type === 'WEBHOOK_TEST' });
     await checkAndShoot(page, 'event-types');
     expect(browser.foreignHosts()).toEqual([]);
   }, 90_000);

@@ -6,6 +6,7 @@ import { formatTime, IfCanChange, Loading, Problem, useAction, useLoad, usePorta
 import { EndpointForm } from './EndpointForm';
 import { Health } from './Endpoints';
 import { SecretReveal } from './SecretReveal';
+import { SendTest } from './SendTest';
 
 export function EndpointDetailPage({ id }: { id: string }) {
   const { t, language } = usePortal();
@@ -17,7 +18,6 @@ export function EndpointDetailPage({ id }: { id: string }) {
   } = useLoad(() => answer(api.GET('/api/v1/webhook-endpoints/{endpointId}', path)), [id]);
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string>();
-  const [testSent, setTestSent] = useState(false);
   const action = useAction();
   if (!endpoint) return <Loading problem={problem} />;
 
@@ -111,25 +111,14 @@ export function EndpointDetailPage({ id }: { id: string }) {
             >
               {t('rotateSecret')}
             </button>
-            <button
-              type="button"
-              onClick={() =>
-                action.run(
-                  () => answer(api.POST('/api/v1/webhook-endpoints/{endpointId}/test', path)),
-                  () => setTestSent(true),
-                )
-              }
-            >
-              {t('sendTest')}
-            </button>
             <button type="button" className="danger" onClick={remove}>
               {t('delete')}
             </button>
           </div>
         )}
         <Problem text={action.problem} />
-        {testSent && <p role="status">{t('testSent')}</p>}
       </IfCanChange>
+      {endpoint.status === 'ACTIVE' && <SendTest endpointId={endpoint.id} />}
       <StatsChart endpointId={endpoint.id} />
     </>
   );
