@@ -179,7 +179,7 @@ describe('subscriber portal in a browser', () => {
       await page.getByRole('heading', { name: 'Endpunkte' }).waitFor();
       await page.getByRole('link', { name: 'Zustellungen' }).click();
       await page.getByLabel('Ereignistyp').waitFor();
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(await page.locator('html').getAttribute('lang')).toBe('de');
       expect(german.consoleErrors).toEqual([]);
     } finally {
       await german.close();
