@@ -1,14 +1,15 @@
 import type { EventData, EventType } from './catalog';
 
-/** What an event is about: the one person or card whose change it reports. */
+/** What an event is about: the one person or card whose change it reports (an endpoint for a test). */
 export interface EventSubject {
-  type: 'person' | 'card';
+  type: 'person' | 'card' | 'endpoint';
   id: string;
 }
 
 const SUBJECT_OF: { [T in EventType]: (data: EventData<T>) => EventSubject } = {
   PERSON_UPDATED: (data) => ({ type: 'person', id: data.personId }),
   CARD_SETTINGS_CHANGED: (data) => ({ type: 'card', id: data.cardId }),
+  WEBHOOK_TEST: (data) => ({ type: 'endpoint', id: data.endpointId }),
 };
 
 /**

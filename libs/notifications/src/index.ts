@@ -23,6 +23,7 @@ export { WebhookDeliveryAttemptEntity } from './webhook-deliveries/webhook-deliv
 export { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-delivery-fan-out.repository';
 export { WebhookDeliveryAttemptRepository } from './webhook-deliveries/webhook-delivery-attempt.repository';
 export { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
+export type { DeliveryHour } from './webhook-deliveries/webhook-delivery-admin.repository';
 export { WebhookDeliveryRetentionRepository } from './webhook-deliveries/webhook-delivery-retention.repository';
 export type {
   AttemptRecord,
