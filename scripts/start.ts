@@ -17,6 +17,7 @@ import {
 } from '@fincore/platform';
 import { seedDemo } from '../apps/cli/src/commands';
 import { DEMO_SEEDS } from '../apps/cli/src/demo-seeds';
+import { createPortalLink } from '../apps/cli/src/portal-link';
 
 /**
  * `npm start`: database up to date, demo data if the database is empty, the four processes
@@ -90,7 +91,14 @@ async function demoToken(admin: TokenAdmin): Promise<string> {
   return token;
 }
 
-async function prepareDatabase(config: AppConfig): Promise<{ token: string; seeded: boolean }> {
+interface Prepared {
+  token: string;
+  seeded: boolean;
+  /** A one-time link to the subscriber portal for the demo tenant. */
+  portalLink: string | null;
+}
+
+async function prepareDatabase(config: AppConfig): Promise<Prepared> {
   if (await ensureDatabase(config.DATABASE_URL)) say('created database');
   const applied = await migrate(config);
   if (applied.length) say(`applied ${applied.length} migration(s)`);
@@ -104,8 +112,9 @@ async function prepareDatabase(config: AppConfig): Promise<{ token: string; seed
     const empty = await new TenantRepository(ds).isEmpty();
     if (empty) await seedDemo(ds);
     const admin = new TokenAdmin(ds);
-    if (!(await admin.findTenant(DEMO_TENANT_CODE))) return { token: '', seeded: false };
-    return { token: await demoToken(admin), seeded: empty };
+    if (!(await admin.findTenant(DEMO_TENANT_CODE))) return { token: '', seeded: false, portalLink: null };
+    const portalLink = await createPortalLink(ds, config, { tenant: DEMO_TENANT_CODE, readOnly: false });
+    return { token: await demoToken(admin), seeded: empty, portalLink };
   } finally {
     await ds.destroy();
   }
@@ -131,7 +140,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error instanceof ConfigError ? error.message : String(error));
   }
-  let prepared: { token: string; seeded: boolean };
+  let prepared: Prepared;
   try {
     prepared = await prepareDatabase(config);
     await checkDependencies(config);
@@ -140,7 +149,7 @@ async function main(): Promise<void> {
     await checkDependencies(config).catch((dependency: Error) => fail(dependency.message));
     return fail(`cannot prepare the database: ${(error as Error).message}`);
   }
-  const { token, seeded } = prepared;
+  const { token, seeded, portalLink } = prepared;
 
   // Demo defaults the operator can override: receivers on localhost allowed, Bull Board password.
   const env: NodeJS.ProcessEnv = {
@@ -226,6 +235,12 @@ async function main(): Promise<void> {
       `demo tenant ${DEMO_TENANT_CODE}${seeded ? ' (seeded now)' : ''}; demo token (all scopes, the same at every start, kept in ${shown(DEMO_TOKEN_FILE)}):`,
     );
     say(`  export TOKEN=${token}`);
+    if (portalLink) {
+      say(
+        `subscriber portal for ${DEMO_TENANT_CODE} (one-time link, 10 minutes; another: npm run -s cli -- portal:link --tenant ${DEMO_TENANT_CODE}):`,
+      );
+      say(`  ${portalLink}`);
+    }
     say('');
     say(`try:  curl -s -H "x-auth-token: $TOKEN" ${credentials.url}/api/v1/persons/demo-person-1`);
     say('stop: Ctrl-C');

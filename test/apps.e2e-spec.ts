@@ -30,10 +30,10 @@ async function synchronousCommitOf(sut: RunningApp): Promise<string> {
 /** Contracts every app keeps, checked on the real apps with every route they have. */
 describe.each([
   // How many operations each app has: a route the document loses would otherwise go unchecked.
-  ['credentials-api', CredentialsApiApp, 6],
-  ['card-api', CardApiApp, 26],
-  ['notification-api', NotificationApiApp, 18],
-])('%s', (_name, definition, operationCount) => {
+  ['credentials-api', CredentialsApiApp, 6, '/docs'],
+  ['card-api', CardApiApp, 26, '/docs'],
+  ['notification-api', NotificationApiApp, 22, '/portal/'],
+])('%s', (_name, definition, operationCount, home) => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await TestStack.create();
@@ -52,6 +52,9 @@ describe.each([
       expect(r.body.title).toBe('Authentifizierung erforderlich');
     }
     expect((await sut.api.get('/health/ready')).status).toBe(200);
+    // A browser at the root is sent where a person starts: the docs, or the subscriber portal.
+    const root = await fetch(`${sut.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, home]);
   });
 });
 

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { QueueName } from '@fincore/events';
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './support/chromium';
 import {
   DeliveryWorld,
   listDeliveries,
@@ -15,7 +16,6 @@ import { eventually } from './support/http';
 import { commitPersonUpdated } from './support/outbox';
 import { WebhookReceiver } from './support/webhook-receiver';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, 'artifacts');
 
 /**
@@ -25,9 +25,7 @@ const ARTIFACTS = join(__dirname, 'artifacts');
 describe('notifier: Bull Board in a browser', () => {
   let world: DeliveryWorld, receiver: WebhookReceiver, browser: BrowserContext, profile: string;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
-    }
+    requireChromium();
     world = await startApiAndNotifier();
     receiver = (await WebhookReceiver.start()).setDefault({ status: 500 });
     profile = mkdtempSync(join(tmpdir(), 'fincore-chromium-'));
@@ -36,16 +34,7 @@ describe('notifier: Bull Board in a browser', () => {
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       httpCredentials: { username, password: password! },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
   }, 60_000);
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import {
+  DeliveryWorld,
   getDelivery,
   getWebhookEndpoint,
   listDeliveries,
@@ -17,7 +18,11 @@ import { WebhookReceiver } from './support/webhook-receiver';
 describe('notifier: failed deliveries, disabled endpoints and replay', () => {
   let stack: TestStack, db: DataSource, api: RunningApp;
   beforeAll(async () => {
-    ({ stack, db, api } = await startApiAndNotifier({ WEBHOOK_DISABLE_AFTER_HOURS: '1' }));
+    ({ stack, db, api } = await startApiAndNotifier({
+      WEBHOOK_DISABLE_AFTER_HOURS: '1',
+      // Long enough for a held answer (below) to be an attempt in flight, not a timeout.
+      WEBHOOK_TIMEOUT_MS: '10000',
+    }));
   });
   afterAll(() => stack.close());
 
@@ -102,30 +107,24 @@ describe('notifier: failed deliveries, disabled endpoints and replay', () => {
     await receiver.stop();
   });
 
-  it('refuses a manual retry of a delivery that is still pending', async () => {
-    // 429 with an hour's Retry-After: the delivery waits, pending, for its next attempt.
-    const receiver = (await WebhookReceiver.start()).setDefault({
-      status: 429,
-      headers: { 'retry-after': '3600' },
-    });
+  it('refuses a manual retry of a delivery whose attempt is under way', async () => {
+    // The receiver holds its answer: the first attempt is in flight while the retry is asked for.
+    const receiver = (await WebhookReceiver.start()).respondWith({ status: 200, delayMs: 5000 });
     const f = await webhookTenant(stack, api.api, receiver.url);
     await commitPersonUpdated(db, f.tenant.code);
-    const pending = await eventually(async () => {
-      const [d] = await listDeliveries(api.api, f.token);
-      return d?.attemptCount === 1 && d.nextAttemptAt !== null && d;
-    });
-    expect(pending.status).toBe('PENDING');
+    await receiver.waitFor(1);
+    const [inFlight] = await listDeliveries(api.api, f.token);
+    expect(inFlight).toMatchObject({ status: 'PENDING', attemptCount: 0 });
     expectProblem(
-      await api.api.post(`/api/v1/webhook-deliveries/${pending.id}/retry`, {}, { token: f.token }),
+      await api.api.post(`/api/v1/webhook-deliveries/${inFlight.id}/retry`, {}, { token: f.token }),
       409,
       'webhook_delivery_in_progress',
     );
-    const unchanged = await getDelivery(api.api, f.token, pending.id);
-    expect(unchanged).toMatchObject({
-      status: 'PENDING',
-      attemptCount: 1,
-      nextAttemptAt: pending.nextAttemptAt,
+    const delivered = await eventually(async () => {
+      const d = await getDelivery(api.api, f.token, inFlight.id);
+      return d.status === 'SUCCEEDED' && d;
     });
+    expect(delivered.attemptCount).toBe(1);
     expect(receiver.received).toHaveLength(1);
     await receiver.stop();
   });
@@ -219,6 +218,40 @@ describe('notifier: failed deliveries, disabled endpoints and replay', () => {
       },
       { what: 'every delivery failed after the endpoint was disabled' },
     );
+    await receiver.stop();
+  });
+});
+
+describe('notifier: a manual retry of a delivery waiting for its next attempt', () => {
+  let slow: DeliveryWorld;
+  beforeAll(async () => {
+    slow = await startApiAndNotifier({ WEBHOOK_RETRY_SCHEDULE: '3600' });
+  });
+  afterAll(() => slow.stack.close());
+
+  it('sends a pending delivery that waits for its next attempt now, with the same webhook-id', async () => {
+    // A 500, then an hour's wait on this stack's schedule: the delivery waits, pending, for its next attempt.
+    const receiver = (await WebhookReceiver.start()).respondWith({ status: 500 });
+    const f = await webhookTenant(slow.stack, slow.api.api, receiver.url);
+    const event = await commitPersonUpdated(slow.db, f.tenant.code);
+    const waiting = await eventually(async () => {
+      const [d] = await listDeliveries(slow.api.api, f.token);
+      return d?.attemptCount === 1 && d.nextAttemptAt !== null && d;
+    });
+    expect(waiting.status).toBe('PENDING');
+    const retried = await slow.api.api.post(
+      `/api/v1/webhook-deliveries/${waiting.id}/retry`,
+      {},
+      { token: f.token },
+    );
+    expect(retried.status).toBe(200);
+    const [, second] = await receiver.waitFor(2);
+    expect(second.headers['webhook-id']).toBe(event.id);
+    const delivered = await eventually(async () => {
+      const d = await getDelivery(slow.api.api, f.token, waiting.id);
+      return d.status === 'SUCCEEDED' && d;
+    });
+    expect(delivered).toMatchObject({ attemptCount: 2, nextAttemptAt: null });
     await receiver.stop();
   });
 });

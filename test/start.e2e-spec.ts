@@ -69,6 +69,9 @@ describe('npm start launcher', () => {
         { headers: { 'x-auth-token': token! } },
       );
       expect(person.status).toBe(200);
+      const portalLink = output.match(/http:\/\/127\.0\.0\.1:\d+\/portal\/session\?code=[\w-]{43}/)?.[0];
+      expect(portalLink).toContain(`:${ports.NOTIFICATION_API_PORT}/`);
+      expect((await fetch(portalLink!, { redirect: 'manual' })).status).toBe(303);
       expect(output).toMatch(/Bull Board .*\/admin\/queues\s+\(user admin, password \S+\)/);
     } finally {
       launcher.kill('SIGTERM');

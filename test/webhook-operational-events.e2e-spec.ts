@@ -40,7 +40,7 @@ describe('operational webhook events', () => {
       const [disabled] = await w.b.waitFor(1, { filter: ofType('WEBHOOK_ENDPOINT_DISABLED') });
       expect(verifyWebhook(disabled, w.endpointB.secret)).toMatchObject({
         type: 'WEBHOOK_ENDPOINT_DISABLED',
-        subject: { type: 'webhook_endpoint', id: w.endpointA.id },
+        subject: { type: 'endpoint', id: w.endpointA.id },
         data: { endpointId: w.endpointA.id, url: `${w.a.url}/`, reason: 'the receiver answered 410 Gone' },
       });
       await expectOutboxEvents(db, { tenantCode: w.f.tenant.code, type: 'WEBHOOK_ENDPOINT_DISABLED' }, 1);
@@ -54,7 +54,7 @@ describe('operational webhook events', () => {
       for (const type of OPERATIONAL_EVENT_TYPES) {
         expect(items.find((t: { code: string }) => t.code === type).dataSchema.$defs).toBeDefined();
         const [example] = asyncApi.components.messages[type].examples;
-        expect(example.payload).toMatchObject({ type, subject: { type: 'webhook_endpoint' } });
+        expect(example.payload).toMatchObject({ type, subject: { type: 'endpoint' } });
       }
     });
 

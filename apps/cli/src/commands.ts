@@ -14,6 +14,7 @@ import {
 import { DATABASE_WAIT, isNotYetReachable, reasonOf, untilReachable } from './database-wait';
 import { DEMO_SEEDS } from './demo-seeds';
 import { listenOptions, runListen } from './listen/listen-command';
+import { createPortalLink, portalLinkOptions } from './portal-link';
 
 /** Wrong arguments: exit code 2 with the usage; `brief` ones point to the usage instead of printing it. */
 export class UsageError extends Error {
@@ -35,6 +36,8 @@ Commands:
                                                   create an API token; prints only the token
   token:revoke <id>                               revoke a token (takes effect on every replica at once)
   token:list --tenant <code>                      list a tenant's tokens (never the tokens themselves)
+  portal:link --tenant <code> [--read-only]       a one-time link (10 minutes) to the subscriber portal;
+                                                  prints only the URL
   demo:seed                                       create the demo tenant and data if missing; prints JSON
   listen [--forward-to <url>] [--url <notification-api>] [--token <t>] [--types <a,b>] [--since <cursor|instant>]
                                                   forward the tenant's events to a local URL, signed with
@@ -52,6 +55,7 @@ const COMMANDS = [
   'token:create',
   'token:revoke',
   'token:list',
+  'portal:link',
   'demo:seed',
   'listen',
 ];
@@ -242,6 +246,17 @@ async function run(command: string, rest: string[], config: AppConfig, io: Io): 
           2,
         ),
       );
+      return 0;
+    }
+    case 'portal:link': {
+      const options = portalLinkOptions(rest);
+      if (typeof options === 'string') throw new UsageError(options);
+      const url = await withDataSource(config, (ds) => createPortalLink(ds, config, options));
+      if (!url) {
+        io.err(`no tenant ${options.tenant}`);
+        return 1;
+      }
+      io.out(url);
       return 0;
     }
     case 'demo:seed': {

@@ -1,5 +1,6 @@
-import type { AppDefinition } from '@fincore/platform';
+import { type AppDefinition, PORTAL_PATH } from '@fincore/platform';
 import { NotificationApiModule } from './notification-api.module';
+import { mountPortal } from './portal/portal-routes';
 import { serveAsyncApi } from './webhook-docs/asyncapi-route';
 
 export const NotificationApiApp: AppDefinition = {
@@ -8,5 +9,10 @@ export const NotificationApiApp: AppDefinition = {
   description: 'Notification configuration, webhook endpoints and webhook deliveries.',
   module: NotificationApiModule,
   port: (config) => config.NOTIFICATION_API_PORT,
-  configure: serveAsyncApi,
+  portalSessions: true,
+  home: PORTAL_PATH,
+  configure: async (app, config) => {
+    serveAsyncApi(app);
+    await mountPortal(app, config);
+  },
 };

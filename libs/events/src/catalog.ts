@@ -188,6 +188,20 @@ export const EVENT_CATALOG = {
       lastError: 'HTTP 500',
     },
   },
+  WEBHOOK_TEST: {
+    description:
+      'A test event, sent on request (POST /webhook-endpoints/{id}/test) to that one endpoint only; no tenant subscribes to it.',
+    schema: z
+      .object({
+        endpointId: z.string().describe('The endpoint it was sent to'),
+        message: z.string().describe('Says what it is; carries nothing else'),
+      })
+      .meta({ id: 'WebhookTestData' }),
+    example: {
+      endpointId: '0b9f7c2e-5d1a-4f3e-9a8b-2c6d4e1f0a7b',
+      message: 'A test event from fincore: this endpoint receives webhooks.',
+    },
+  },
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** The events about webhook delivery itself, whose subject is an endpoint. */
@@ -203,7 +217,12 @@ export function isOperationalEventType(type: string): boolean {
 }
 
 export type EventType = keyof typeof EVENT_CATALOG;
-export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
+/** Types sent to one endpoint on request: never fanned out, never enabled, never in the event stream. */
+export const ON_REQUEST_EVENT_TYPES: readonly EventType[] = ['WEBHOOK_TEST'];
+/** The types a tenant subscribes to (notification configuration, endpoint filters, the event stream). */
+export const EVENT_TYPES = (Object.keys(EVENT_CATALOG) as EventType[]).filter(
+  (type) => !ON_REQUEST_EVENT_TYPES.includes(type),
+);
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['schema']>;
 
 export function isEventType(value: string): value is EventType {

@@ -1,13 +1,16 @@
 import type { EventData, EventType } from './catalog';
 
-/** What an event is about: the one person or card whose change it reports. */
+/** What an event is about: the one person or card whose change it reports (an endpoint for a test). */
 export interface EventSubject {
   type: 'person' | 'card' | typeof ENDPOINT_SUBJECT;
   id: string;
 }
 
-/** The subject type of the operational events: the fan-out never sends one to the endpoint it is about. */
-export const ENDPOINT_SUBJECT = 'webhook_endpoint';
+/**
+ * The subject type of the events about an endpoint (operational events, a test event): the fan-out
+ * never sends one to the endpoint it is about.
+ */
+export const ENDPOINT_SUBJECT = 'endpoint';
 const aboutEndpoint = (data: { endpointId: string }): EventSubject => ({
   type: ENDPOINT_SUBJECT,
   id: data.endpointId,
@@ -20,6 +23,7 @@ const SUBJECT_OF: { [T in EventType]: (data: EventData<T>) => EventSubject } = {
   WEBHOOK_ENDPOINT_FAILING: aboutEndpoint,
   WEBHOOK_ENDPOINT_RECOVERED: aboutEndpoint,
   WEBHOOK_DELIVERY_EXHAUSTED: aboutEndpoint,
+  WEBHOOK_TEST: aboutEndpoint,
 };
 
 /**

@@ -68,6 +68,7 @@ describe('notification statements', () => {
     const earlier = await rows.event(tenant, { personId: 'p-1' });
     const later = await rows.event(tenant, { personId: 'p-1' });
     const alone = await rows.event(tenant, { personId: 'p-2' });
+    const tested = await rows.event(tenant, { personId: 'p-3' });
     const delivery = await rows.delivery(endpoint);
     const chain = { endpointId: endpoint.id, subjectType: 'person', subjectId: 'p-1', sequence: 2 };
     const record = (status: AttemptRecord['status']): AttemptRecord => ({
@@ -96,6 +97,18 @@ describe('notification statements', () => {
       )),
       ...(await statementsOf('findPendingForEvent', () => fanOut.findPendingForEvent(earlier, new Date()))),
       ...(await statementsOf('countPendingOfTenant', () => fanOut.countPendingOfTenant(tenant.id))),
+      ...(await statementsOf(
+        'createForEndpoint',
+        inTransaction((manager) =>
+          fanOut.createForEndpoint(manager, {
+            tenantId: tenant.id,
+            endpointId: endpoint.id,
+            eventId: tested,
+            type: 'WEBHOOK_TEST',
+            occurredAt: new Date(),
+          }),
+        ),
+      )),
     });
     expectQueriesSnapshot(join(__dirname, 'webhook-delivery-attempt.repository.sql'), {
       ...(await statementsOf('findForAttempt', () => attempt.findForAttempt(delivery.id))),
@@ -128,6 +141,9 @@ describe('notification statements', () => {
       )),
       ...(await statementsOf('pagePending', () =>
         admin.pagePending({ createdAt: new Date(0), id: delivery.id }, 10, new Date()),
+      )),
+      ...(await statementsOf('countPerHourOfEndpoint', () =>
+        admin.countPerHourOfEndpoint(tenant.id, endpoint.id, new Date(), 24),
       )),
     });
     expectQueriesSnapshot(join(__dirname, 'webhook-delivery-retention.repository.sql'), {

@@ -18,3 +18,24 @@ SELECT id, tenant_id, next_attempt_at, created_at FROM notifications.webhook_del
         WHERE status = 'PENDING' AND (created_at, id) > ($1, $2)
           AND NOT (attempt_count = 0 AND created_at > $4)
         ORDER BY created_at, id LIMIT $3;
+
+-- countPerHourOfEndpoint
+WITH hours AS (
+         SELECT generate_series(
+                  date_trunc('hour', $3::timestamptz, 'UTC') - ($4::int - 1) * interval '1 hour',
+                  date_trunc('hour', $3::timestamptz, 'UTC'),
+                  interval '1 hour') AS hour),
+       counted AS (
+         SELECT date_trunc('hour', created_at, 'UTC') AS hour,
+                count(*) FILTER (WHERE status = 'SUCCEEDED')::int AS succeeded,
+                count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+                count(*) FILTER (WHERE status = 'PENDING')::int AS pending
+           FROM notifications.webhook_deliveries
+          WHERE tenant_id = $1 AND endpoint_id = $2
+            AND created_at >= date_trunc('hour', $3::timestamptz, 'UTC') - ($4::int - 1) * interval '1 hour'
+            AND created_at < date_trunc('hour', $3::timestamptz, 'UTC') + interval '1 hour'
+          GROUP BY 1)
+       SELECT h.hour, coalesce(c.succeeded, 0) AS succeeded, coalesce(c.failed, 0) AS failed,
+              coalesce(c.pending, 0) AS pending
+         FROM hours h LEFT JOIN counted c ON c.hour = h.hour
+        ORDER BY h.hour;

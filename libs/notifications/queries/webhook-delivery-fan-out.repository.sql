@@ -127,3 +127,10 @@ SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o
 
 -- countPendingOfTenant
 SELECT count(*)::int AS n FROM notifications.webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING';
+
+-- createForEndpoint
+INSERT INTO notifications.webhook_deliveries
+         (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
+          created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'PENDING', now(), now(), now())
+       RETURNING id;

@@ -36,6 +36,13 @@ export interface AppDefinition {
    * reconcilers redo after a crash: its commits do not wait for the WAL flush.
    */
   asynchronousCommit?: boolean;
+  /**
+   * True for the app that serves the subscriber portal: its routes also take the portal's session
+   * cookie (bound to one tenant, read-only or read-write) where no x-auth-token is sent.
+   */
+  portalSessions?: boolean;
+  /** Where `GET /` sends a browser; default the API docs (none for an app without them). */
+  home?: string;
   /** App-specific wiring after the Nest app exists and before it listens (e.g. Bull Board). */
   configure?(app: NestFastifyApplication, config: AppConfig): Promise<void> | void;
 }
@@ -84,6 +91,7 @@ export async function createApp(
         appName: definition.name,
         config,
         asynchronousCommit: definition.asynchronousCommit,
+        portalSessions: definition.portalSessions,
       }),
       definition.module,
     ],
@@ -144,6 +152,8 @@ export async function createApp(
       port: definition.port(config),
     });
   }
+  const home = definition.home ?? (definition.openApi === false ? undefined : '/docs');
+  if (home) fastify.get('/', (_request, reply) => reply.redirect(home, 302));
   await definition.configure?.(app, config);
   await app.init();
   return app;

@@ -22,6 +22,17 @@ export { ProblemException } from './errors/problem';
 export { defineProblems } from './errors/problem-catalog';
 export type { FieldError } from './errors/problem';
 export { RateLimiter } from './http/rate-limiter';
+export { PORTAL_COOKIE, PORTAL_CSRF_HEADER, sessionCookie } from './portal/portal-cookie';
+export {
+  PORTAL_LINK_SECONDS,
+  PORTAL_OPEN_PATH,
+  PORTAL_PATH,
+  PORTAL_SESSION_SECONDS,
+  portalBaseUrl,
+  PortalLinks,
+} from './portal/portal-links';
+export type { PortalLink } from './portal/portal-links';
+export { PortalSessionRepository } from './portal/portal-session.repository';
 export { keyDigest } from './idempotency/idempotency-key';
 export { WithoutIdempotencyKey } from './idempotency/without-idempotency-key.decorator';
 export { MetricsService } from './metrics/metrics';

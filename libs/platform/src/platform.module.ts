@@ -6,7 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { DatabaseModule } from '@fincore/database';
 import { ApiTokenEntity } from './auth/api-token.entity';
 import { ApiTokenRepository } from './auth/api-token.repository';
-import { AuthGuard } from './auth/auth.guard';
+import { ACCEPTS_PORTAL_SESSIONS, AuthGuard } from './auth/auth.guard';
 import { TenantEntity } from './auth/tenant.entity';
 import { TenantRepository } from './auth/tenant.repository';
 import { TokenService } from './auth/token.service';
@@ -24,6 +24,8 @@ import { IdempotencyKeys } from './idempotency/idempotency-keys.service';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { MetricsModule } from './metrics/metrics';
 import { RedisModule } from './redis/redis.module';
+import { PortalSessionRepository } from './portal/portal-session.repository';
+import { PortalSessions } from './portal/portal-sessions';
 import { createValidationPipe } from './validation/validation';
 
 export interface PlatformOptions {
@@ -31,6 +33,8 @@ export interface PlatformOptions {
   config: AppConfig;
   /** See AppDefinition.asynchronousCommit. */
   asynchronousCommit?: boolean;
+  /** See AppDefinition.portalSessions. */
+  portalSessions?: boolean;
 }
 
 /**
@@ -40,7 +44,7 @@ export interface PlatformOptions {
  */
 @Module({})
 export class PlatformModule {
-  static forRoot({ appName, config, asynchronousCommit }: PlatformOptions): DynamicModule {
+  static forRoot({ appName, config, asynchronousCommit, portalSessions }: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
       global: true,
@@ -73,6 +77,9 @@ export class PlatformModule {
         TenantRepository,
         ApiTokenRepository,
         TokenService,
+        PortalSessionRepository,
+        PortalSessions,
+        { provide: ACCEPTS_PORTAL_SESSIONS, useValue: portalSessions ?? false },
         RateLimiter,
         IdempotencyKeyRepository,
         IdempotencyKeys,
@@ -84,7 +91,14 @@ export class PlatformModule {
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
-      exports: [TenantRepository, ApiTokenRepository, TokenService, RateLimiter, TypeOrmModule],
+      exports: [
+        TenantRepository,
+        ApiTokenRepository,
+        TokenService,
+        PortalSessionRepository,
+        RateLimiter,
+        TypeOrmModule,
+      ],
     };
   }
 }

@@ -54,8 +54,8 @@ const problems = defineProblems({
     status: 409,
     title: { en: 'Delivery in progress', de: 'Zustellung läuft' },
     detail: {
-      en: 'Webhook delivery {deliveryId} is still pending; it is retried automatically.',
-      de: 'Die Webhook-Zustellung {deliveryId} ist noch ausstehend; sie wird automatisch wiederholt.',
+      en: 'Webhook delivery {deliveryId} is due now and may be under way; it is retried automatically.',
+      de: 'Die Webhook-Zustellung {deliveryId} ist jetzt fällig und wird womöglich gerade gesendet; sie wird automatisch wiederholt.',
     },
   },
 });

@@ -40,7 +40,7 @@ export const WebhookEnvelopeResponse = z
     tenantCode: z.string(),
     occurredAt: timestamp,
     correlationId: z.string().nullable(),
-    subject: z.object({ type: z.enum(['person', 'card']), id: z.string() }),
+    subject: z.object({ type: z.enum(['person', 'card', 'endpoint']), id: z.string() }),
     sequence: z.number().int().nullable().describe('Always null here: sequences are per endpoint'),
     data: z.record(z.string(), z.unknown()),
   })

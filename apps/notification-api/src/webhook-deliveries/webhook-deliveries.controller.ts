@@ -52,12 +52,14 @@ export class WebhookDeliveriesController {
   @HttpCode(200)
   @ApiAuth('notifications:write')
   @ApiOperation({
-    summary: 'Send a failed (or succeeded) delivery again now, same webhook-id, fresh retry schedule',
+    summary:
+      'Send a delivery again now, same webhook-id, fresh retry schedule: a failed or succeeded one, or one waiting for a later attempt',
   })
   @ApiOkResponse({ standardSchema: WebhookDeliveryResponse })
   @ApiNotFoundResponse({ description: 'Unknown delivery', content: PROBLEM_CONTENT })
   @ApiConflictResponse({
-    description: 'Still pending, or its endpoint is disabled',
+    description:
+      'webhook_delivery_in_progress: due now or never attempted, so possibly under way; webhook_endpoint_disabled: its endpoint is disabled',
     content: PROBLEM_CONTENT,
   })
   retry(

@@ -122,8 +122,25 @@ describe('WebhookDeliveriesService', () => {
       expect(response.status).toBe('PENDING');
     });
 
-    it('refuses a pending delivery and one whose endpoint is disabled', async () => {
-      deliveries.lockOfTenant.mockResolvedValueOnce(aWebhookDelivery({ status: 'PENDING' }));
+    it('sends a pending delivery that waits for a later attempt now', async () => {
+      const waiting = aWebhookDelivery({
+        status: 'PENDING',
+        nextAttemptAt: new Date(Date.now() + 3_600_000),
+      });
+      deliveries.lockOfTenant.mockResolvedValueOnce(waiting).mockResolvedValueOnce(waiting);
+      endpoints.getById.mockResolvedValue(aWebhookEndpoint({ id: waiting.endpointId }));
+      deliveries.requeue.mockResolvedValue([waiting.id]);
+
+      await sut.retry(principal, waiting.id);
+
+      expect(deliveries.requeue).toHaveBeenCalledWith(manager, 'tenant-1', [waiting.id]);
+      expect(deliveryQueue.enqueueNow).toHaveBeenCalledWith([waiting.id]);
+    });
+
+    it('refuses a pending delivery that is due (it may be under way) and one whose endpoint is disabled', async () => {
+      deliveries.lockOfTenant.mockResolvedValueOnce(
+        aWebhookDelivery({ status: 'PENDING', nextAttemptAt: new Date(Date.now() - 1000) }),
+      );
       endpoints.getById.mockResolvedValue(aWebhookEndpoint());
       await expect(sut.retry(principal, 'id')).rejects.toMatchObject({
         code: 'webhook_delivery_in_progress',

@@ -51,13 +51,16 @@ export class WebhookDeliveriesService {
     return mapWebhookDeliveryDetail(delivery, await this.deliveries.listAttempts(delivery.id));
   }
 
-  /** Sends a finished delivery again, now, with a fresh retry schedule and the same webhook-id. */
+  /**
+   * Sends a finished delivery, or one waiting for a later attempt, again now, with a fresh retry
+   * schedule and the same webhook-id.
+   */
   async retry(principal: Principal, deliveryId: string) {
     const delivery = await this.unitOfWork.run(async ({ manager }) => {
       const locked = await this.deliveries.lockOfTenant(manager, principal.tenantId, deliveryId);
       if (!locked) throw webhookDeliveryNotFound(deliveryId);
       const endpoint = await this.endpoints.getById(manager, locked.endpointId);
-      const refusal = retryRefusal(locked, endpoint);
+      const refusal = retryRefusal(locked, endpoint, new Date());
       if (refusal === 'delivery_in_progress') throw webhookDeliveryInProgress(deliveryId);
       if (refusal === 'endpoint_disabled') throw webhookEndpointDisabled(endpoint.id);
       await this.deliveries.requeue(manager, principal.tenantId, [locked.id]);

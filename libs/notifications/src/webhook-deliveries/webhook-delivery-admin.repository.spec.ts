@@ -27,6 +27,38 @@ describe('WebhookDeliveryAdminRepository', () => {
 
   const inTransaction = <T>(work: (manager: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
 
+  describe('countPerHourOfEndpoint', () => {
+    const at = (h: number, m = 0) => new Date(Date.UTC(2030, 0, 1, h, m));
+
+    it("counts the endpoint's deliveries per UTC hour by status, zero where there were none", async () => {
+      await rows.delivery(endpoint, { createdAt: at(9, 59), status: 'SUCCEEDED', nextAttemptAt: null });
+      await rows.delivery(endpoint, { createdAt: at(10, 0), status: 'SUCCEEDED', nextAttemptAt: null });
+      await rows.delivery(endpoint, { createdAt: at(10, 30), status: 'FAILED', nextAttemptAt: null });
+      await rows.delivery(endpoint, { createdAt: at(12, 5) });
+      // Outside the window, another endpoint's and another tenant's: not counted.
+      await rows.delivery(endpoint, { createdAt: at(8, 59), status: 'FAILED', nextAttemptAt: null });
+      await rows.delivery(endpoint, { createdAt: at(13, 0), status: 'FAILED', nextAttemptAt: null });
+      await rows.delivery(await rows.endpoint(tenant), { createdAt: at(10, 1) });
+      await rows.delivery(await rows.endpoint(await db.createTenant()), { createdAt: at(10, 1) });
+
+      const hours = await sut.countPerHourOfEndpoint(tenant.id, endpoint.id, at(12, 40), 4);
+
+      expect(hours).toEqual([
+        { hour: at(9), succeeded: 1, failed: 0, pending: 0 },
+        { hour: at(10), succeeded: 1, failed: 1, pending: 0 },
+        { hour: at(11), succeeded: 0, failed: 0, pending: 0 },
+        { hour: at(12), succeeded: 0, failed: 0, pending: 1 },
+      ]);
+    });
+
+    it("answers zeros for another tenant's endpoint", async () => {
+      await rows.delivery(endpoint, { createdAt: at(10), status: 'SUCCEEDED', nextAttemptAt: null });
+      const other = await db.createTenant();
+      const hours = await sut.countPerHourOfEndpoint(other.id, endpoint.id, at(10, 30), 2);
+      expect(hours.map((h) => h.succeeded + h.failed + h.pending)).toEqual([0, 0]);
+    });
+  });
+
   describe('pagePending', () => {
     it('pages through pending deliveries in (created_at, id) order', async () => {
       const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));

@@ -88,7 +88,7 @@ describe('WebhookDeliveryFanOutRepository', () => {
       const other = await rows.endpoint(tenant);
       const eventId = await rows.event(tenant, { type: 'WEBHOOK_ENDPOINT_DISABLED' });
       await db.dataSource.query(
-        `UPDATE events.outbox SET subject_type = 'webhook_endpoint', subject_id = $2 WHERE id = $1`,
+        `UPDATE events.outbox SET subject_type = 'endpoint', subject_id = $2 WHERE id = $1`,
         [eventId, about.id],
       );
 

@@ -32,6 +32,26 @@ export class WebhookDeliveryFanOutRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
+   * One pending delivery, due now, of an event to the one endpoint it was asked for (a test event),
+   * in the caller's transaction with the event; no subject chain, so an ordered endpoint's other
+   * deliveries neither wait for it nor it for them. Answers its id.
+   */
+  async createForEndpoint(
+    manager: EntityManager,
+    delivery: { tenantId: string; endpointId: string; eventId: string; type: string; occurredAt: Date },
+  ): Promise<string> {
+    const [row]: Array<{ id: string }> = await manager.query(
+      `INSERT INTO notifications.webhook_deliveries
+         (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
+          created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'PENDING', now(), now(), now())
+       RETURNING id`,
+      [delivery.tenantId, delivery.endpointId, delivery.eventId, delivery.type, delivery.occurredAt],
+    );
+    return row.id;
+  }
+
+  /**
    * Fans out the event and, first, every earlier event of its subject not fanned out yet, oldest
    * first: each is marked processed and gets one pending delivery per active endpoint of its tenant
    * that wants its type, if the tenant enabled the type over WEBHOOK before the event occurred.

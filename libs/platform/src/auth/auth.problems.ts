@@ -33,6 +33,14 @@ const problems = defineProblems({
       de: 'Dieser Vorgang erfordert den Header x-tenant-code.',
     },
   },
+  portal_header_required: {
+    status: 403,
+    title: { en: 'Portal header required', de: 'Portal-Header erforderlich' },
+    detail: {
+      en: 'A change made with a portal session must send the x-fincore-portal header.',
+      de: 'Eine Änderung mit einer Portal-Sitzung muss den Header x-fincore-portal senden.',
+    },
+  },
 });
 
 /** No, an unknown or a revoked token. */
@@ -44,3 +52,5 @@ export const insufficientScope = (required: readonly string[]) => problems.insuf
 export const tenantMismatch = () => problems.tenant_mismatch();
 export const tenantHeaderRequired = () =>
   problems.tenant_header_required({}, { errors: [{ field: 'header:x-tenant-code', message: 'required' }] });
+/** A state change carried by the portal's cookie alone: another site's form could have sent it. */
+export const portalHeaderRequired = () => problems.portal_header_required();

@@ -11,6 +11,7 @@ export const SCOPES = {
   'pricing:write': 'Manage accounts, price lists, catalogs and exchange rates',
   'notifications:read': 'Read notification configuration, webhook endpoints and deliveries',
   'notifications:write': 'Change notification configuration, webhook endpoints and deliveries',
+  'portal:create': 'Create links that open the subscriber portal',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

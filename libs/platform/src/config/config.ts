@@ -131,6 +131,22 @@ export const configSchema = z.object({
   QUEUE_COMPLETED_RETENTION_COUNT: positiveInt(50_000),
   /** Redis keeps a failed job this long, for operators to inspect in Bull Board. */
   QUEUE_FAILED_RETENTION_SECONDS: positiveInt(7 * 24 * 3600),
+  /** The notification API's address as subscribers' browsers reach it, for portal links (default http://127.0.0.1:<port>). */
+  PORTAL_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || /^https?:\/\/[^/?#]+\/?$/.test(v),
+      'must be an http(s) origin, e.g. https://notify.example.com',
+    ),
+  /** Origins that may frame the portal (space-separated, e.g. https://app.example.com); none by default. */
+  PORTAL_FRAME_ANCESTORS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.split(/\s+/).every((o) => o === '' || /^https?:\/\/[A-Za-z0-9.*-]+(:\d+)?$/.test(o)),
+      'must be origins separated by spaces',
+    ),
   BULL_BOARD_USERNAME: z.string().min(1).default('admin'),
   BULL_BOARD_PASSWORD: z.string().optional(),
 });

@@ -1,4 +1,9 @@
 import { PlatformIdempotencyKeys1763700000720 } from './1763700000720-platform-idempotency-keys';
+import { PlatformPortalSessions1763700001010 } from './1763700001010-platform-portal-sessions';
 import { PlatformTenantsTokens1763700000000 } from './1763700000000-platform-tenants-tokens';
 
-export const PLATFORM_MIGRATIONS = [PlatformTenantsTokens1763700000000, PlatformIdempotencyKeys1763700000720];
+export const PLATFORM_MIGRATIONS = [
+  PlatformTenantsTokens1763700000000,
+  PlatformIdempotencyKeys1763700000720,
+  PlatformPortalSessions1763700001010,
+];
