@@ -4,6 +4,7 @@ export {
   DELIVERY_STATUSES,
   DeliveryStatus,
   EndpointOrdering,
+  EndpointPayload,
   EndpointStatus,
 } from './statuses';
 export {
@@ -24,6 +25,7 @@ export { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-de
 export { WebhookDeliveryAttemptRepository } from './webhook-deliveries/webhook-delivery-attempt.repository';
 export { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
 export { WebhookDeliveryRetentionRepository } from './webhook-deliveries/webhook-delivery-retention.repository';
+export { WebhookDeliveryErasureRepository } from './webhook-deliveries/webhook-delivery-erasure.repository';
 export type {
   AttemptRecord,
   ChainPosition,

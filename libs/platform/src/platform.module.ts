@@ -82,7 +82,14 @@ export class PlatformModule {
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
-      exports: [TenantRepository, ApiTokenRepository, TokenService, RateLimiter, TypeOrmModule],
+      exports: [
+        TenantRepository,
+        ApiTokenRepository,
+        TokenService,
+        RateLimiter,
+        IdempotencyKeyRepository,
+        TypeOrmModule,
+      ],
     };
   }
 }

@@ -1,4 +1,9 @@
 import { PlatformIdempotencyKeys1763700000720 } from './1763700000720-platform-idempotency-keys';
 import { PlatformTenantsTokens1763700000000 } from './1763700000000-platform-tenants-tokens';
+import { PlatformIdempotencySubject1763700001210 } from './1763700001210-platform-idempotency-subject';
 
-export const PLATFORM_MIGRATIONS = [PlatformTenantsTokens1763700000000, PlatformIdempotencyKeys1763700000720];
+export const PLATFORM_MIGRATIONS = [
+  PlatformTenantsTokens1763700000000,
+  PlatformIdempotencyKeys1763700000720,
+  PlatformIdempotencySubject1763700001210,
+];
