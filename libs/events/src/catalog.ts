@@ -26,7 +26,9 @@ export const EVENT_CATALOG = {
           })
           .passthrough()
           .optional()
-          .describe('Profile as it is after the change (never any credential material); gone once the person is erased'),
+          .describe(
+            'Profile as it is after the change (never any credential material); gone once the person is erased',
+          ),
         credentials: z
           .object({
             status: z.enum(['ACTIVE', 'INVALIDATED']),
@@ -36,7 +38,9 @@ export const EVENT_CATALOG = {
         erased: z
           .literal(true)
           .optional()
-          .describe('The person was erased since: the profile this event carried is gone (see PERSON_ERASED)'),
+          .describe(
+            'The person was erased since: the profile this event carried is gone (see PERSON_ERASED)',
+          ),
       })
       .meta({ id: 'PersonUpdatedData' }),
     example: {
@@ -89,8 +93,16 @@ export const EVENT_CATALOG = {
       cardId: 'card-1',
       changedFields: ['renewable'],
       cause: 'SETTINGS_CHANGE',
-      previous: { authorisationTypes: [{ serviceCode: '0C', allowed: true }], renewable: true, xpaysAllowed: true },
-      current: { authorisationTypes: [{ serviceCode: '0C', allowed: true }], renewable: false, xpaysAllowed: true },
+      previous: {
+        authorisationTypes: [{ serviceCode: '0C', allowed: true }],
+        renewable: true,
+        xpaysAllowed: true,
+      },
+      current: {
+        authorisationTypes: [{ serviceCode: '0C', allowed: true }],
+        renewable: false,
+        xpaysAllowed: true,
+      },
     },
     ids: ['cardId'],
     personalData: [],
@@ -121,7 +133,10 @@ export function isEventType(value: string): value is EventType {
 /** The data fields that hold personal data, per event type that has any (see CatalogEntry). */
 export function personalDataFields(): Record<string, readonly string[]> {
   return Object.fromEntries(
-    EVENT_TYPES.filter((t) => EVENT_CATALOG[t].personalData.length).map((t) => [t, EVENT_CATALOG[t].personalData]),
+    EVENT_TYPES.filter((t) => EVENT_CATALOG[t].personalData.length).map((t) => [
+      t,
+      EVENT_CATALOG[t].personalData,
+    ]),
   );
 }
 
@@ -141,7 +156,10 @@ export function thinEventDataSchema(type: EventType): z.ZodType {
 }
 
 /** JSON Schema of an event type's data, for the notification-types catalog and the docs. */
-export function eventDataJsonSchema(type: EventType, payload: 'FULL' | 'THIN' = 'FULL'): Record<string, unknown> {
+export function eventDataJsonSchema(
+  type: EventType,
+  payload: 'FULL' | 'THIN' = 'FULL',
+): Record<string, unknown> {
   const schema = payload === 'FULL' ? EVENT_CATALOG[type].schema : thinEventDataSchema(type);
   return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
 }

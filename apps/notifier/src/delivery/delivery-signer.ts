@@ -19,7 +19,9 @@ export class DeliverySigner {
   sign(delivery: DeliveryForAttempt, event: StoredEvent, now: Date): SignedWebhook {
     const sequence = delivery.chain?.sequence ?? null;
     const envelope =
-      delivery.endpoint.payload === 'THIN' ? thinWebhookEnvelope(event, sequence) : webhookEnvelope(event, sequence);
+      delivery.endpoint.payload === 'THIN'
+        ? thinWebhookEnvelope(event, sequence)
+        : webhookEnvelope(event, sequence);
     const body = JSON.stringify(envelope);
     const sealed = signingKeysInUse(delivery.endpoint, now);
     // webhook-id = event id: identical on every retry and replay, so receivers can deduplicate.

@@ -11,7 +11,11 @@ export class WebhookDeliveryErasureRepository {
    * Removes the response excerpts of every attempt of the tenant's deliveries of the given events
    * (found through the deliveries' event index); answers how many attempts lost theirs.
    */
-  async eraseResponsesToEvents(manager: EntityManager, tenantId: string, eventIds: string[]): Promise<number> {
+  async eraseResponsesToEvents(
+    manager: EntityManager,
+    tenantId: string,
+    eventIds: string[],
+  ): Promise<number> {
     if (!eventIds.length) return 0;
     const [, affected]: [unknown, number] = await manager.query(
       `UPDATE notifications.webhook_delivery_attempts a SET response_excerpt = NULL

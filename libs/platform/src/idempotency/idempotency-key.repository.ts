@@ -141,7 +141,11 @@ export class IdempotencyKeyRepository {
    * transaction: they carry its data. A retry under such a key runs its request again. Answers how
    * many it deleted.
    */
-  async deleteAnswersAbout(manager: EntityManager, tenantId: string, subject: AnswerSubject): Promise<number> {
+  async deleteAnswersAbout(
+    manager: EntityManager,
+    tenantId: string,
+    subject: AnswerSubject,
+  ): Promise<number> {
     const [, affected]: [unknown, number] = await manager.query(
       `DELETE FROM platform.idempotency_keys WHERE tenant_id = $1 AND subject_type = $2 AND subject_id = $3`,
       [tenantId, subject.type, subject.id],
