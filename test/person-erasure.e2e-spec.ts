@@ -29,7 +29,6 @@ describe('erasing a person', () => {
       token,
       headers: { 'idempotency-key': key },
     });
-  const webhooksTo = (path: string) => receiver.received.filter((w) => w.path === path);
   const settled = (status: string) => async () => {
     const deliveries = await listDeliveries(notifications, acme.token, '?limit=100');
     return deliveries.length > 0 && deliveries.every((d) => d.status === status) && deliveries;
