@@ -25,11 +25,13 @@ WITH delivery AS (
                 attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
                 last_attempt_at = $2::timestamptz, last_status_code = $3::int, last_error = NULL, updated_at = now()
           WHERE id = $1
-         RETURNING tenant_id, attempt_count, status),
+         RETURNING tenant_id, attempt_count, status, subject_erased_at),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $4, $5, $3::int, 'SUCCEEDED', NULL, $6 FROM delivery),
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $4, $5, $3::int, 'SUCCEEDED', NULL,
+                CASE WHEN subject_erased_at IS NULL THEN $6 END
+           FROM delivery),
        endpoint AS (
          UPDATE notifications.webhook_endpoints SET last_success_at = $2::timestamptz, failing_since = NULL
           -- NO KEY and SKIP LOCKED as in recordSucceededAttempts
@@ -54,7 +56,7 @@ WITH input AS (
            FROM input i
           WHERE d.id = i.delivery_id AND d.id IN (SELECT id FROM locked)
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, i.response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
@@ -84,11 +86,13 @@ WITH delivery AS (
                 attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
                 last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
           WHERE id = $1
-         RETURNING tenant_id, attempt_count, status),
+         RETURNING tenant_id, attempt_count, status, subject_erased_at),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar,
+                CASE WHEN subject_erased_at IS NULL THEN $10 END
+           FROM delivery)
        SELECT status FROM delivery;
 
 -- failPendingDelivery

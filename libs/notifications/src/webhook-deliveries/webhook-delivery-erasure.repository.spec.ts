@@ -3,9 +3,12 @@ import type { DataSource } from 'typeorm';
 import { OutboxEventEntity } from '@fincore/events';
 import type { TenantEntity } from '@fincore/platform';
 import { NotificationRows } from '@test/support/builders/notifications';
+import { eventually } from '@test/support/http';
 import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { NOTIFICATION_ENTITIES } from '../notifications-data.module';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
+import type { AttemptRecord } from './webhook-delivery.rows';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookDeliveryErasureRepository } from './webhook-delivery-erasure.repository';
 
@@ -42,9 +45,15 @@ describe('WebhookDeliveryErasureRepository (PostgreSQL)', () => {
         [d.id],
       )
     ).map((r: { response_excerpt: string | null }) => r.response_excerpt);
+  const lockWaiters = async () =>
+    (
+      await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      )
+    )[0].n as number;
   const deliveryOf = async (tenant: TenantEntity, personId: string) => {
     const eventId = await rows.event(tenant, { personId });
-    const d = await rows.delivery(await rows.endpoint(tenant), { eventId });
+    const d = await rows.delivery(await rows.endpoint(tenant), { eventId, attemptCount: 2 });
     await attempt(d, 1, `echo of ${personId}`);
     await attempt(d, 2, `second echo of ${personId}`);
     return { eventId, delivery: d };
@@ -68,5 +77,57 @@ describe('WebhookDeliveryErasureRepository (PostgreSQL)', () => {
   it('does nothing for no events', async () => {
     const tenant = await testDb.createTenant();
     expect(await db.transaction((m) => sut.eraseResponsesToEvents(m, tenant.id, []))).toBe(0);
+  });
+
+  describe('an attempt that was under way when the person was erased', () => {
+    const record = (d: WebhookDeliveryEntity, outcome: 'FAILED' | 'SUCCEEDED'): AttemptRecord => ({
+      deliveryId: d.id,
+      endpointId: d.endpointId,
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      durationMs: 5,
+      statusCode: outcome === 'FAILED' ? 500 : 200,
+      outcome,
+      error: outcome === 'FAILED' ? 'HTTP 500' : null,
+      responseExcerpt: 'the old body, echoed',
+      status: outcome === 'FAILED' ? 'PENDING' : 'SUCCEEDED',
+      nextAttemptAt: outcome === 'FAILED' ? new Date() : null,
+    });
+
+    it('keeps no excerpt when recorded after the erasure, failed or succeeded, alone or in a batch', async () => {
+      const attempts = new WebhookDeliveryAttemptRepository(db);
+      const tenant = await testDb.createTenant();
+      const { eventId, delivery } = await deliveryOf(tenant, 'p-late');
+      await db.transaction((m) => sut.eraseResponsesToEvents(m, tenant.id, [eventId]));
+
+      await db.transaction(async (m) => {
+        await attempts.lockForFailedAttempt(m, delivery.id);
+        await attempts.recordFailedAttempt(m, record(delivery, 'FAILED'));
+      });
+      await attempts.recordSucceededAttempts([record(delivery, 'SUCCEEDED')]);
+      await attempts.recordSucceededAttempt(record(delivery, 'SUCCEEDED'));
+
+      expect(await excerpts(delivery)).toEqual([null, null, null, null, null]);
+    });
+
+    it('loses the excerpt it recorded while the erasure waited for its lock', async () => {
+      const attempts = new WebhookDeliveryAttemptRepository(db);
+      const tenant = await testDb.createTenant();
+      const { eventId, delivery } = await deliveryOf(tenant, 'p-racing');
+      const recorder = db.createQueryRunner();
+      await recorder.connect();
+      await recorder.startTransaction();
+      try {
+        await attempts.lockForFailedAttempt(recorder.manager, delivery.id);
+        await attempts.recordFailedAttempt(recorder.manager, record(delivery, 'FAILED'));
+        const erasing = db.transaction((m) => sut.eraseResponsesToEvents(m, tenant.id, [eventId]));
+        await eventually(async () => (await lockWaiters()) > 0, { what: 'the erasure to wait for the lock' });
+        await recorder.commitTransaction();
+        expect(await erasing).toBe(3);
+      } finally {
+        await recorder.release();
+      }
+      expect(await excerpts(delivery)).toEqual([null, null, null]);
+    });
   });
 });

@@ -8,8 +8,11 @@ import type { EntityManager } from 'typeorm';
 @Injectable()
 export class WebhookDeliveryErasureRepository {
   /**
-   * Removes the response excerpts of every attempt of the tenant's deliveries of the given events
-   * (found through the deliveries' event index); answers how many attempts lost theirs.
+   * Marks the tenant's deliveries of the given events as about an erased person, then removes the
+   * response excerpts of all their attempts (found through the deliveries' event index); answers how
+   * many attempts lost theirs. Two statements on purpose: the mark waits for the row lock of an attempt
+   * being recorded, and the second statement, with a snapshot taken after it, sees that attempt; one
+   * recorded after the mark stores no excerpt (see WebhookDeliveryAttemptRepository).
    */
   async eraseResponsesToEvents(
     manager: EntityManager,
@@ -17,6 +20,11 @@ export class WebhookDeliveryErasureRepository {
     eventIds: string[],
   ): Promise<number> {
     if (!eventIds.length) return 0;
+    await manager.query(
+      `UPDATE notifications.webhook_deliveries SET subject_erased_at = now()
+        WHERE event_id = ANY($2::uuid[]) AND tenant_id = $1 AND subject_erased_at IS NULL`,
+      [tenantId, eventIds],
+    );
     const [, affected]: [unknown, number] = await manager.query(
       `UPDATE notifications.webhook_delivery_attempts a SET response_excerpt = NULL
          FROM notifications.webhook_deliveries d
