@@ -19,6 +19,7 @@ import { events } from './scenarios/events';
 import { eventsFanout } from './scenarios/events-fanout';
 import { eventsRate } from './scenarios/events-rate';
 import { eventsSerial } from './scenarios/events-serial';
+import { eventsStream } from './scenarios/events-stream';
 import { fairness } from './scenarios/fairness';
 import { fees } from './scenarios/fees';
 import { alone, BenchContext, log, Stage } from './scenarios/scenario';
@@ -32,6 +33,7 @@ const STAGES: Stage[] = [
   alone(events),
   eventLoad([eventsSerial, eventsRate, eventsFanout]),
   alone(fairness),
+  alone(eventsStream),
   cardLoad([fees, cardSettings]),
 ];
 

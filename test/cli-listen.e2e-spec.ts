@@ -37,15 +37,11 @@ describe('cli listen', () => {
     rmSync(state, { recursive: true, force: true });
   });
 
-  const start = (): Listening => {
+  const start = (args = ['--forward-to', `${receiver.url}/hook`], stateDir = state): Listening => {
     let out = '';
-    const child = spawn(
-      process.execPath,
-      [main, 'listen', '--forward-to', `${receiver.url}/hook`, '--url', world.sut.url],
-      {
-        env: { PATH: process.env.PATH ?? '', FINCORE_TOKEN: world.token, FINCORE_STATE_DIR: state },
-      },
-    );
+    const child = spawn(process.execPath, [main, 'listen', ...args, '--url', world.sut.url], {
+      env: { PATH: process.env.PATH ?? '', FINCORE_TOKEN: world.token, FINCORE_STATE_DIR: stateDir },
+    });
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -80,4 +76,17 @@ describe('cli listen', () => {
     expect([...ids].sort()).toEqual([...before, ...during].sort());
     expect(second.out()).toMatch(/PERSON_UPDATED {2}\S+ {2}200 \(\d+ ms\)/);
   }, 60_000);
+
+  it('prints the events from an instant given with --since when there is no receiver to forward to', async () => {
+    await commit(1);
+    const [{ now }] = await world.db.query('SELECT clock_timestamp() AS now');
+    const [later] = await commit(1);
+    const printing = start(['--since', now.toISOString()], join(state, 'printing'));
+    const line = await eventually(() => /^\{.*\}$/m.exec(printing.out())?.[0], { what: 'an envelope' });
+    printing.child.kill('SIGINT');
+    expect(await printing.exited).toBe(0);
+    expect(JSON.parse(line)).toMatchObject({ id: later, type: 'PERSON_UPDATED' });
+    expect(printing.out()).toContain(`PERSON_UPDATED  ${later}\n`);
+    expect(printing.out().match(/^\{/gm)).toHaveLength(1);
+  });
 });

@@ -1,3 +1,5 @@
+import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
+import { EVENT_TYPES } from '@fincore/events';
 import type { AppDefinition } from '@fincore/platform';
 import { CardApiApp } from '../apps/card-api/src/app.definition';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
@@ -42,4 +44,25 @@ describe('API docs', () => {
       await sut.close();
     },
   );
+
+  it('notification-api serves the AsyncAPI document of its webhooks, without a token; other APIs do not', async () => {
+    const sut = await stack.startApp(NotificationApiApp);
+    const r = await fetch(`${sut.url}/docs/asyncapi.json`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    const text = await r.text();
+    const document = JSON.parse(text);
+    expect(document.asyncapi).toBe('3.0.0');
+    expect(Object.keys(document.components.messages).sort()).toEqual([...EVENT_TYPES].sort());
+    const { diagnostics } = await new Parser().parse(text);
+    const serious = diagnostics.filter((d) => d.severity <= DiagnosticSeverity.Warning);
+    expect(serious.map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`)).toEqual([]);
+    // The Swagger UI's own assets under /docs/ are still served beside it.
+    expect((await fetch(`${sut.url}/docs/swagger-ui-init.js`)).status).toBe(200);
+    await sut.close();
+
+    const cards = await stack.startApp(CardApiApp);
+    expect((await fetch(`${cards.url}/docs/asyncapi.json`)).status).toBe(404);
+    await cards.close();
+  });
 });

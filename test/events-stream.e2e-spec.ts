@@ -83,6 +83,22 @@ describe('notification API: GET /api/v1/events', () => {
     expectProblem(await read(tenant.token, { after: old }), 410, 'event_cursor_expired');
   });
 
+  it('starts at an instant with since, and refuses since beside after', async () => {
+    const tenant = await subscribedTenant();
+    await commitPersonUpdated(world.db, tenant.code);
+    const [{ now }] = await world.db.query('SELECT clock_timestamp() AS now');
+    const later = await commitPersonUpdated(world.db, tenant.code);
+    const page = await read(tenant.token, { since: now.toISOString() });
+    expect(page.body.items.map((i: any) => i.event.id)).toEqual([later.id]);
+    const [first] = (await read(tenant.token)).body.items;
+    expectProblem(
+      await read(tenant.token, { since: now.toISOString(), after: first.cursor }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(await read(tenant.token, { since: 'yesterday' }), 400, 'validation_failed');
+  });
+
   it('wakes a waiting read when an event commits, before the wait ends', async () => {
     const tenant = await subscribedTenant();
     const started = Date.now();
@@ -104,5 +120,21 @@ describe('notification API: GET /api/v1/events', () => {
     expect(refused.headers.get('retry-after')).toBe('1');
     for (const r of await Promise.all(holding)) expect(r.status).toBe(200);
     expect((await read(tenant.token, { waitSeconds: 0 })).status).toBe(200);
+  });
+
+  it('answers a waiting read at once when the process shuts down, instead of holding the drain', async () => {
+    const tenant = await subscribedTenant();
+    const second = await world.stack.startApp(NotificationApiApp);
+    const waiting = second.api.get('/api/v1/events?waitSeconds=30', { token: tenant.token });
+    await eventually(
+      async () => /^event_stream_waiting_reads 1$/m.test((await second.api.get('/metrics')).text),
+      { what: 'the read to wait' },
+    );
+    const closing = Date.now();
+    await second.close();
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    expect(answer.body.items).toEqual([]);
+    expect(Date.now() - closing).toBeLessThan(10_000);
   });
 });

@@ -3,6 +3,7 @@ import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../apps/notifier/src/app.definition';
 import { webhookTenant } from './support/builders/webhooks';
+import { eventually } from './support/http';
 import { RunningApp, TestStack } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -53,5 +54,38 @@ describe('notification flow: credentials invalidation to signed webhook', () => 
     });
     expect(webhook.body).not.toContain(person.password);
     expect(webhook.headers['webhook-id']).toBe(verified.id);
+  });
+
+  it('wakes a waiting read of GET /api/v1/events when a change through the API commits, before the wait ends', async () => {
+    const { token } = await webhookTenant(stack, notifications.api, receiver.url);
+    const person = { personId: 'person-4712', username: 'grace.hopper', password: 'compiler 1952 cobol' };
+    expect((await credentials.api.post('/api/v1/persons', person, { token })).status).toBe(201);
+    const { nextCursor } = (await notifications.api.get('/api/v1/events?limit=100', { token })).body;
+
+    const started = Date.now();
+    const waiting = notifications.api.get(
+      `/api/v1/events?waitSeconds=20${nextCursor ? `&after=${nextCursor}` : ''}`,
+      { token },
+    );
+    await eventually(
+      async () =>
+        /^event_stream_waiting_reads 1$/m.test(await (await fetch(`${notifications.url}/metrics`)).text()),
+      { what: 'the read to wait' },
+    );
+    const patch = { phone: '+4930555000' };
+    expect((await credentials.api.patch(`/api/v1/persons/${person.personId}`, patch, { token })).status).toBe(
+      200,
+    );
+    const answer = await waiting;
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(answer.status).toBe(200);
+    expect(answer.body.items).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({
+          type: 'PERSON_UPDATED',
+          data: expect.objectContaining({ changedFields: ['phone'] }),
+        }),
+      }),
+    ]);
   });
 });

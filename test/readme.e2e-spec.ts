@@ -1,33 +1,22 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { eventually } from './support/http';
-import { Launch, launch, stateDir } from './support/launcher';
+import { checkoutScripts, Launch, launch, stateDir } from './support/launcher';
 import { ReadmeBlock, ShellSession, walkthroughBlocks } from './support/readme';
-import { freePort, TestStack } from './support/stack';
+import { TestStack } from './support/stack';
 
 const README = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /**
  * The README's walkthrough, run as a reader does: `npm start` on a fresh database (the built
  * launcher, on free ports and a state directory of its own), then every ```sh block of
  * "The four operations, with the demo data" in order in one bash, from the directory holding the
- * state directory as `.fincore`. The README's URLs name the default ports, 3001–3004 and the
- * receiver's 9000; the blocks are run with the test's ports instead. Then `npm start` is stopped
+ * state directory as `.fincore` (and a package.json naming the checkout's `cli` script, so that
+ * `npm run -s cli` works there as in the checkout). The README's URLs name the default ports,
+ * 3001–3004; the blocks are run with the test's ports instead. Then `npm start` is stopped
  * (Ctrl-C) and started again on the same database and ports, and in the same shell the blocks that
  * change nothing new (credentials, card settings, fee quote, the token) must answer as before; the
- * webhook blocks are not repeated, since their endpoint and receiver already exist.
+ * notification blocks are not repeated, since `listen` already runs.
  */
 describe('the README walkthrough', () => {
   let stack: TestStack;
@@ -52,14 +41,13 @@ describe('the README walkthrough', () => {
     stack = await TestStack.create();
     launched = await launch(env(), { state: fincoreDir });
     await launched.ready();
-    const receiverPort = await freePort();
     blocks = walkthroughBlocks(README, {
       3001: launched.ports.CREDENTIALS_API_PORT,
       3002: launched.ports.CARD_API_PORT,
       3003: launched.ports.NOTIFICATION_API_PORT,
       3004: launched.ports.NOTIFIER_PORT,
-      9000: receiverPort,
     });
+    checkoutScripts(state.path, { cli: (script) => script });
     shell = ShellSession.start(state.path, { PATH: process.env.PATH ?? '', HOME: state.path });
   }, 90_000);
 
@@ -118,44 +106,31 @@ describe('the README walkthrough', () => {
     await runCardSettings();
     await runFeeQuote();
 
-    const [subscribe, change, deliveries] = section('Notifications');
-    await shell.run(subscribe.code);
-    const secret = await shellValue('SECRET');
-    expect(secret).toMatch(/^whsec_/);
-    const receiverPort = Number(/\.listen\((\d+)\)/.exec(subscribe.code)![1]);
-    await eventually(() => listening(receiverPort), { what: 'the README receiver to listen' });
+    const [listen, change, events] = section('Notifications');
+    await shell.run(listen.code);
+    await eventually(() => shell.printed().includes('Printing events'), { what: 'listen to start' });
 
     await shell.run(change.code);
-    // The receiver's line may follow curl's output on the same line (curl prints no newline).
-    const printed = await eventually(() => /\{"verified":.*$/m.exec(shell.printed())?.[0], {
-      timeoutMs: 30_000,
-      what: 'the receiver to print a webhook',
-    });
-    const received = JSON.parse(printed);
-    expect(received.verified).toBe(true);
-    // The README's receiver is checked against the independent standardwebhooks package.
-    const payload = new Webhook(secret).verify(received.body, {
-      'webhook-id': received.id,
-      'webhook-timestamp': received.timestamp,
-      'webhook-signature': received.signature,
-    }) as { type: string; data: { personId: string; changedFields: string[] } };
-    expect(payload).toMatchObject({
+    // listen's line may follow curl's output on the same line (curl prints no newline).
+    const printed = await eventually(
+      () => /\{"id":.*"type":"PERSON_UPDATED".*$/m.exec(shell.printed())?.[0],
+      {
+        timeoutMs: 30_000,
+        what: 'listen to print the event',
+      },
+    );
+    const envelope = JSON.parse(printed);
+    expect(envelope).toMatchObject({
       type: 'PERSON_UPDATED',
+      subject: { type: 'person', id: 'demo-person-1' },
       data: { personId: 'demo-person-1', changedFields: ['phone'] },
     });
-
-    // The notifier records the attempt once the receiver has answered; the reader looks after that.
+    const read = JSON.parse(await shell.run(events.code));
+    expect(read.items).toEqual([{ cursor: expect.any(String), event: envelope }]);
     await eventually(
-      async () =>
-        (await (await api('NOTIFICATION_API_PORT', '/api/v1/webhook-deliveries', token)).text()).includes(
-          '"SUCCEEDED"',
-        ),
-      { what: 'the delivery to be recorded' },
+      () => readFileSync(join(fincoreDir, 'listen-cursor'), 'utf8').trim() === read.items[0].cursor,
+      { what: 'listen to keep its cursor' },
     );
-    const listed = JSON.parse(await shell.run(deliveries.code));
-    expect(listed.items).toEqual([
-      expect.objectContaining({ notificationTypeCode: 'PERSON_UPDATED', status: 'SUCCEEDED' }),
-    ]);
   }, 120_000);
 
   it('still works after npm start restarts on the same database: same token, same answers', async () => {

@@ -85,17 +85,35 @@ export async function launch(
  * run against the build they already have), so npm and its shell handle signals as for users.
  */
 function npmPackageWithoutBuild(state: string): string {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const build = 'npm run build --silent && ';
-  if (!scripts.start.includes(build)) throw new Error(`unexpected start script: ${scripts.start}`);
-  const start = scripts.start.replace(build, '').replace(/(^|\s)(scripts|dist)\//g, `$1${root}/$2/`);
   const dir = join(state, 'npm-package');
   mkdirSync(dir, { recursive: true });
+  checkoutScripts(dir, { start: (script) => withoutBuild(script) });
+  return dir;
+}
+
+function withoutBuild(start: string): string {
+  const build = 'npm run build --silent && ';
+  if (!start.includes(build)) throw new Error(`unexpected start script: ${start}`);
+  return start.replace(build, '');
+}
+
+/**
+ * Writes a package.json into `dir` holding the checkout's scripts named (each through its
+ * transform), with their paths into the checkout made absolute: `npm run` there acts as in the
+ * checkout, against its build.
+ */
+export function checkoutScripts(dir: string, scripts: Record<string, (script: string) => string>): void {
+  const own = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
+  const written = Object.fromEntries(
+    Object.entries(scripts).map(([name, transform]) => [
+      name,
+      transform(own[name]).replace(/(^|\s)(scripts|dist)\//g, `$1${root}/$2/`),
+    ]),
+  );
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'fincore-start', version: '0.0.0', private: true, scripts: { start } }),
+    JSON.stringify({ name: 'fincore-checkout', version: '0.0.0', private: true, scripts: written }),
   );
-  return dir;
 }

@@ -264,6 +264,16 @@ export async function expectNotReady(url: string, down: Dependency): Promise<voi
     error: { [down]: { status: 'down' } },
     details: { [up]: { status: 'up' }, [down]: { status: 'down' } },
   });
+  // The same probe at scrape time, for alerts.
+  expect(await dependencyUp(url)).toEqual({ [up]: 1, [down]: 0 });
+}
+
+/** `dependency_up` of an app's `/metrics`, by dependency. */
+export async function dependencyUp(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Object.fromEntries(
+    [...text.matchAll(/^dependency_up\{dependency="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+  );
 }
 
 /** Ready again once the dependency is back, without restarting the app. */
@@ -272,6 +282,7 @@ export async function expectReadyAgain(url: string): Promise<void> {
     timeoutMs: 15_000,
     what: 'readiness after the outage',
   });
+  expect(await dependencyUp(url)).toEqual({ postgres: 1, redis: 1 });
 }
 
 /** Each failed readiness probe logged one warning without a stack; no outage as an unexpected error. */

@@ -36,10 +36,11 @@ Commands:
   token:revoke <id>                               revoke a token (takes effect on every replica at once)
   token:list --tenant <code>                      list a tenant's tokens (never the tokens themselves)
   demo:seed                                       create the demo tenant and data if missing; prints JSON
-  listen --forward-to <url> [--url <notification-api>] [--token <t>] [--types <a,b>] [--since <cursor>]
+  listen [--forward-to <url>] [--url <notification-api>] [--token <t>] [--types <a,b>] [--since <cursor|instant>]
                                                   forward the tenant's events to a local URL, signed with
-                                                  the printed whsec_ secret; token also from FINCORE_TOKEN;
-                                                  secret and cursor kept in .fincore (FINCORE_STATE_DIR)
+                                                  the printed whsec_ secret, or print them without one;
+                                                  token also from FINCORE_TOKEN; secret and cursor kept
+                                                  in .fincore (FINCORE_STATE_DIR)
 
 Scopes: ${ALL_SCOPES.join(', ')}; --scopes all grants every one.
 -s keeps npm's own lines out of the output: TOKEN=$(npm run -s cli -- token:create …)

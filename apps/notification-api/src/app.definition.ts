@@ -1,5 +1,6 @@
 import type { AppDefinition } from '@fincore/platform';
 import { NotificationApiModule } from './notification-api.module';
+import { serveAsyncApi } from './webhook-docs/asyncapi-route';
 
 export const NotificationApiApp: AppDefinition = {
   name: 'notification-api',
@@ -7,4 +8,5 @@ export const NotificationApiApp: AppDefinition = {
   description: 'Notification configuration, webhook endpoints and webhook deliveries.',
   module: NotificationApiModule,
   port: (config) => config.NOTIFICATION_API_PORT,
+  configure: serveAsyncApi,
 };

@@ -6,14 +6,19 @@ import {
   thinEventData,
   thinEventDataSchema,
 } from './catalog';
+import { subjectOf } from './subject';
 import { thinWebhookEnvelope } from './webhook-envelope';
 
 describe('EVENT_CATALOG', () => {
-  it.each(EVENT_TYPES)('%s: its example fits its schema, and its thin data its thin schema', (type) => {
-    const { example, schema } = EVENT_CATALOG[type];
-    expect(schema.safeParse(example).success).toBe(true);
-    expect(thinEventDataSchema(type).safeParse(thinEventData(type, example)).success).toBe(true);
-  });
+  it.each(EVENT_TYPES)(
+    '%s: its example is data its schema accepts, with a subject, and its thin data fits its thin schema',
+    (type) => {
+      const sut = EVENT_CATALOG[type];
+      expect(sut.schema.safeParse(sut.example).error).toBeUndefined();
+      expect(subjectOf(type, sut.example as never).id).toEqual(expect.any(String));
+      expect(thinEventDataSchema(type).safeParse(thinEventData(type, sut.example)).error).toBeUndefined();
+    },
+  );
 
   it('describes PERSON_ERASED by the person id and the time only', () => {
     const sut = EVENT_CATALOG.PERSON_ERASED.schema;
@@ -33,12 +38,12 @@ describe('personalDataFields', () => {
 describe('thinEventData', () => {
   it('keeps the ids and changedFields, nothing else', () => {
     const sut = thinEventData('PERSON_UPDATED', EVENT_CATALOG.PERSON_UPDATED.example);
-    expect(sut).toEqual({ personId: 'demo-person-1', changedFields: ['lastName'] });
+    expect(sut).toEqual({ personId: 'person-4711', changedFields: ['lastName', 'email'] });
   });
 
   it('keeps only the ids of a type without changedFields', () => {
     expect(thinEventData('PERSON_ERASED', EVENT_CATALOG.PERSON_ERASED.example)).toEqual({
-      personId: 'demo-person-1',
+      personId: 'person-4711',
     });
   });
 
@@ -68,9 +73,9 @@ describe('thinWebhookEnvelope', () => {
       type: 'PERSON_UPDATED',
       tenantCode: 'ACME',
       occurredAt: occurredAt.toISOString(),
-      subject: { type: 'person', id: 'demo-person-1' },
+      subject: { type: 'person', id: 'person-4711' },
       sequence: 4,
-      data: { personId: 'demo-person-1', changedFields: ['lastName'] },
+      data: { personId: 'person-4711', changedFields: ['lastName', 'email'] },
     });
   });
 });

@@ -2,6 +2,18 @@ import { z } from 'zod';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
+/** One event type: what it means, the schema of its `data`, and an example that schema accepts. */
+interface EventTypeEntry {
+  description: string;
+  schema: z.ZodType;
+  /** Shown in the AsyncAPI document; `catalog.spec.ts` holds it to the schema. */
+  example: Record<string, unknown>;
+  /** The data fields that name what the event is about: all a thin webhook keeps beside `changedFields`. */
+  ids: readonly string[];
+  /** The data fields that hold a person's data, removed from every stored event of the person on erasure. */
+  personalData: readonly string[];
+}
+
 /**
  * The event types fincore emits, each with the schema of its `data`. The outbox refuses data that
  * does not match, so subscribers can rely on these schemas (published by GET /notification-types).
@@ -44,9 +56,15 @@ export const EVENT_CATALOG = {
       })
       .meta({ id: 'PersonUpdatedData' }),
     example: {
-      personId: 'demo-person-1',
-      changedFields: ['lastName'],
-      person: { personId: 'demo-person-1', firstName: 'Ada', lastName: 'Byron', email: null, phone: null },
+      personId: 'person-4711',
+      changedFields: ['lastName', 'email'],
+      person: {
+        personId: 'person-4711',
+        firstName: 'Ada',
+        lastName: 'Byron',
+        email: 'ada.byron@example.com',
+        phone: null,
+      },
     },
     ids: ['personId'],
     personalData: ['person'],
@@ -61,7 +79,7 @@ export const EVENT_CATALOG = {
       })
       .strict()
       .meta({ id: 'PersonErasedData' }),
-    example: { personId: 'demo-person-1', erasedAt: '2026-11-27T01:00:00.000Z' },
+    example: { personId: 'person-4711', erasedAt: '2026-01-10T12:00:00.000Z' },
     ids: ['personId'],
     personalData: [],
   },
@@ -90,37 +108,30 @@ export const EVENT_CATALOG = {
       })
       .meta({ id: 'CardSettingsChangedData' }),
     example: {
-      cardId: 'card-1',
-      changedFields: ['renewable'],
+      cardId: 'CARD-VISA-0001',
+      changedFields: ['authorisationTypes.0C', 'renewable'],
       cause: 'SETTINGS_CHANGE',
       previous: {
-        authorisationTypes: [{ serviceCode: '0C', allowed: true }],
+        authorisationTypes: [
+          { serviceCode: '00', allowed: true },
+          { serviceCode: '0C', allowed: false },
+        ],
         renewable: true,
-        xpaysAllowed: true,
+        xpaysAllowed: false,
       },
       current: {
-        authorisationTypes: [{ serviceCode: '0C', allowed: true }],
+        authorisationTypes: [
+          { serviceCode: '00', allowed: true },
+          { serviceCode: '0C', allowed: true },
+        ],
         renewable: false,
-        xpaysAllowed: true,
+        xpaysAllowed: false,
       },
     },
     ids: ['cardId'],
     personalData: [],
   },
-} as const satisfies Record<string, CatalogEntry>;
-
-/**
- * An event type: its data's schema and an example; `ids`, the data fields that name what the
- * event is about (all a thin webhook keeps beside `changedFields`); `personalData`, the data
- * fields that hold a person's data, removed from every stored event of the person on erasure.
- */
-interface CatalogEntry {
-  description: string;
-  schema: z.ZodType;
-  example: Record<string, unknown>;
-  ids: readonly string[];
-  personalData: readonly string[];
-}
+} as const satisfies Record<string, EventTypeEntry>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
@@ -130,7 +141,7 @@ export function isEventType(value: string): value is EventType {
   return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, value);
 }
 
-/** The data fields that hold personal data, per event type that has any (see CatalogEntry). */
+/** The data fields that hold personal data, per event type that has any (see EventTypeEntry). */
 export function personalDataFields(): Record<string, readonly string[]> {
   return Object.fromEntries(
     EVENT_TYPES.filter((t) => EVENT_CATALOG[t].personalData.length).map((t) => [

@@ -97,6 +97,30 @@ describe('OutboxRepository (PostgreSQL)', () => {
     });
   });
 
+  describe('oldestUnprocessedAgeSeconds', () => {
+    const publishedAgo = (id: string, seconds: number, processed = false) =>
+      db.query(
+        `UPDATE events.outbox SET published_at = now() - make_interval(secs => $2),
+                processed_at = CASE WHEN $3 THEN now() END WHERE id = $1`,
+        [id, seconds, processed],
+      );
+    beforeEach(() => db.query(`UPDATE events.outbox SET processed_at = now() WHERE processed_at IS NULL`));
+
+    it('is 0 when every published event is processed, and ignores unpublished ones', async () => {
+      const unpublished = await committed('backlog-unpublished');
+      await db.query(`UPDATE events.outbox SET published_at = NULL WHERE id = $1`, [unpublished.id]);
+      expect(await sut.oldestUnprocessedAgeSeconds()).toBe(0);
+    });
+
+    it('is the age of the oldest published event not processed yet', async () => {
+      const [old, young, done] = await Promise.all(['b-old', 'b-young', 'b-done'].map(committed));
+      await publishedAgo(old.id, 300);
+      await publishedAgo(young.id, 10);
+      await publishedAgo(done.id, 900, true);
+      expect(await sut.oldestUnprocessedAgeSeconds()).toBeCloseTo(300, -1);
+    });
+  });
+
   describe('outboxInsertWhen', () => {
     const statement = (guardRows: number, events: ReturnType<typeof personUpdated>[]) =>
       db.query(`WITH g AS (SELECT generate_series(1, $1)), o AS (${outboxInsertWhen('g', 2)}) SELECT 1`, [

@@ -212,6 +212,18 @@ export class OutboxRepository {
   }
 
   /**
+   * Seconds since the oldest event published and not yet processed was published (the backlog of
+   * the fan-out, however many of its jobs Redis still holds); 0 when there is none.
+   */
+  async oldestUnprocessedAgeSeconds(): Promise<number> {
+    const [row]: Array<{ age: number }> = await this.db.query(
+      `SELECT extract(epoch FROM now() - published_at)::float8 AS age FROM events.outbox
+        WHERE published_at IS NOT NULL AND processed_at IS NULL ORDER BY published_at LIMIT 1`,
+    );
+    return row ? Math.max(0, row.age) : 0;
+  }
+
+  /**
    * One page of the events published more than `graceSeconds` ago that no consumer has processed,
    * oldest first; `after` is the last row of the previous page (keyset, so a stuck head never hides
    * the rows behind it).

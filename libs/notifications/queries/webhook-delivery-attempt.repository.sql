@@ -17,35 +17,8 @@ SELECT id, next_attempt_at FROM notifications.webhook_deliveries
         ORDER BY sequence LIMIT 1;
 
 -- recordSucceededAttempt
-WITH delivery AS (
-         UPDATE notifications.webhook_deliveries
-            SET status = CASE WHEN status = 'PENDING' THEN 'SUCCEEDED' ELSE status END,
-                next_attempt_at = NULL,
-                delivered_at = CASE WHEN status = 'PENDING' THEN $2::timestamptz ELSE delivered_at END,
-                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
-                last_attempt_at = $2::timestamptz, last_status_code = $3::int, last_error = NULL, updated_at = now()
-          WHERE id = $1
-         RETURNING tenant_id, attempt_count, status, subject_erased_at),
-       attempt AS (
-         INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $4, $5, $3::int, 'SUCCEEDED', NULL,
-                CASE WHEN subject_erased_at IS NULL THEN $6 END
-           FROM delivery),
-       endpoint AS (
-         UPDATE notifications.webhook_endpoints SET last_success_at = $2::timestamptz, failing_since = NULL
-          -- NO KEY and SKIP LOCKED as in recordSucceededAttempts
-          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $7 FOR NO KEY UPDATE SKIP LOCKED)
-            AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $2::timestamptz - interval '1 second'))
-       SELECT status FROM delivery;
-
--- recordSucceededAttempts
 WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
-           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
-       locked AS (
-         SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-         FOR NO KEY UPDATE SKIP LOCKED),
+         SELECT $1::uuid AS delivery_id, $2::uuid AS endpoint_id, $3::timestamptz AS started_at, $4::timestamptz AS finished_at, $5::int AS duration_ms, $6::int AS status_code, $7::text AS response_excerpt),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -54,7 +27,42 @@ WITH input AS (
                 attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
                 last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
            FROM input i
-          WHERE d.id = i.delivery_id AND d.id IN (SELECT id FROM locked)
+          WHERE d.id = i.delivery_id
+         RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
+       attempt AS (
+         INSERT INTO notifications.webhook_delivery_attempts
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+         SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
+                response_excerpt
+           FROM delivery),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
+           FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
+          WHERE e.id = latest.endpoint_id
+            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait.
+            -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row, so it
+            -- cannot deadlock with a disable or a failure being recorded (the next success records health)
+            AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
+                         FOR NO KEY UPDATE SKIP LOCKED)
+            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
+       SELECT id, status FROM delivery;
+
+-- recordSucceededAttempts
+WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
+           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
+       delivery AS (
+         UPDATE notifications.webhook_deliveries d
+            SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
+                next_attempt_at = NULL,
+                delivered_at = CASE WHEN d.status = 'PENDING' THEN i.finished_at ELSE d.delivered_at END,
+                attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
+                last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
+           FROM input i
+          WHERE d.id = i.delivery_id
+          AND d.id IN (SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
+                       FOR NO KEY UPDATE SKIP LOCKED)
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
                    i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
        attempt AS (

@@ -41,7 +41,8 @@ export interface AppDefinition {
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const VERSION = packageJson.version;
+/** fincore's version, as every document and trace names it. */
+export const APP_VERSION: string = packageJson.version;
 /** Probes, polled every few seconds, are left out of the request log. */
 const QUIET_PATHS = /^\/(health|metrics)(\/|\?|$)/;
 
@@ -139,7 +140,7 @@ export async function createApp(
     await setupOpenApi(app, {
       title: definition.title,
       description: definition.description,
-      version: VERSION,
+      version: APP_VERSION,
       port: definition.port(config),
     });
   }
@@ -215,7 +216,7 @@ export async function runApp(definition: AppDefinition): Promise<void> {
     return fail(error instanceof ConfigError ? error.message : String(error));
   }
   // Before the app is built, so every span of the process goes to the configured exporter.
-  const tracing = startTracing(definition.name, VERSION);
+  const tracing = startTracing(definition.name, APP_VERSION);
   try {
     await checkDependencies(config);
   } catch (error) {

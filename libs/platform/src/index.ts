@@ -5,7 +5,7 @@ export type { Scope } from './auth/scopes';
 export { TenantEntity } from './auth/tenant.entity';
 export { TenantRepository } from './auth/tenant.repository';
 export { TokenAdmin } from './auth/token-admin';
-export { checkDependencies, createApp, runApp } from './bootstrap';
+export { APP_VERSION, checkDependencies, createApp, runApp } from './bootstrap';
 export type { AppDefinition } from './bootstrap';
 export { BoundedMap } from './cache/bounded-map';
 export { ReplicatedCacheProvider } from './cache/replicated-cache';

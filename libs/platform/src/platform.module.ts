@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module';
 import { requestContext } from './context/request-context';
 import { ProblemFilter } from './errors/problem.filter';
 import { HealthController } from './health/health.controller';
+import { ReadinessProbe } from './health/readiness-probe';
 import { RateLimitGuard } from './http/rate-limit.guard';
 import { RateLimiter } from './http/rate-limiter';
 import { IdempotencyKeyJanitor } from './idempotency/idempotency-key.janitor';
@@ -68,6 +69,7 @@ export class PlatformModule {
       ],
       controllers: [HealthController],
       providers: [
+        ReadinessProbe,
         TenantRepository,
         ApiTokenRepository,
         TokenService,

@@ -3,6 +3,7 @@ export { secretBoxProvider } from './secret-box.provider';
 export {
   generateSecret,
   generateSigningKeyPair,
+  signingKeyPairFromSeed,
   SIGNATURE_SCHEMES,
   signWebhook,
   verifyWebhook,

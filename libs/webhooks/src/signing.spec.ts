@@ -4,6 +4,7 @@ import {
   computeAsymmetricSignature,
   generateSecret,
   generateSigningKeyPair,
+  signingKeyPairFromSeed,
   signWebhook,
   verifyWebhook,
   WebhookVerificationError,
@@ -112,6 +113,18 @@ describe('ed25519 (v1a) signing', () => {
     expect(Buffer.from(sut.signingKey.slice(5), 'base64').subarray(32)).toEqual(
       Buffer.from(sut.publicKey.slice(5), 'base64'),
     );
+  });
+
+  it('derives the same pair from the same seed, one that signs as a generated pair does', () => {
+    const seed = Buffer.alloc(32, 9);
+    const sut = signingKeyPairFromSeed(seed);
+    expect(signingKeyPairFromSeed(Buffer.from(seed))).toEqual(sut);
+    expect(signingKeyPairFromSeed(Buffer.alloc(32, 8)).publicKey).not.toBe(sut.publicKey);
+    expect(Buffer.from(sut.signingKey.slice(5), 'base64').subarray(0, 32)).toEqual(seed);
+    const headers = {
+      ...signWebhook({ webhookId: 'msg_6', body, secrets: [], signingKeys: [sut.signingKey] }),
+    };
+    expect(verifiesWith(sut.publicKey, headers)).toBe(true);
   });
 
   it('signs v1a that node:crypto verifies with the public key, and nothing else verifies', () => {

@@ -1,6 +1,7 @@
 import {
   createHmac,
   createPrivateKey,
+  createPublicKey,
   createSecretKey,
   generateKeyPairSync,
   KeyObject,
@@ -59,8 +60,21 @@ export interface SigningKeyPair {
 
 export function generateSigningKeyPair(): SigningKeyPair {
   const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-  const seed = Buffer.from(jwk.d!, 'base64url');
-  const raw = Buffer.from(jwk.x!, 'base64url');
+  return keyPairOf(Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url'));
+}
+
+/** The key pair of a given 32-byte seed: the same pair every time, for documented examples. */
+export function signingKeyPairFromSeed(seed: Buffer): SigningKeyPair {
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
+  return keyPairOf(seed, Buffer.from(jwk.x!, 'base64url'));
+}
+
+function keyPairOf(seed: Buffer, raw: Buffer): SigningKeyPair {
   return {
     signingKey: SIGNING_KEY_PREFIX + Buffer.concat([seed, raw]).toString('base64'),
     publicKey: PUBLIC_KEY_PREFIX + raw.toString('base64'),

@@ -22,7 +22,6 @@ export function listenOptions(argv: string[], env: NodeJS.ProcessEnv): ListenOpt
     strict: true,
   });
   const token = values.token ?? env.FINCORE_TOKEN;
-  if (!values['forward-to']) return '--forward-to <url> is required';
   if (!token) return 'a token is required: --token <token> or FINCORE_TOKEN';
   return {
     forwardTo: values['forward-to'],

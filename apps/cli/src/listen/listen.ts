@@ -3,12 +3,13 @@ import { signWebhook } from '@fincore/webhooks';
 import { ListenState } from './listen-state';
 
 export interface ListenOptions {
-  forwardTo: string;
+  /** The local receiver; without it each event is printed instead. */
+  forwardTo?: string;
   /** notification-api's base URL. */
   url: string;
   token: string;
   types?: string;
-  /** A cursor to start after instead of the kept one. */
+  /** Where to start instead of the kept cursor: a cursor, or an ISO 8601 instant. */
   since?: string;
 }
 
@@ -21,6 +22,12 @@ interface StreamedEvent {
   cursor: string;
   event: { id: string; type: string };
 }
+
+/** Where the next read starts: after a cursor, or at a time. */
+type Start = { after?: string; since?: string };
+
+/** --since takes an instant or a cursor: an instant starts with its date, a cursor never does. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T/;
 
 const WAIT_SECONDS = 25;
 const FORWARD_TIMEOUT_MS = 10_000;
@@ -39,15 +46,21 @@ export async function listen(
   stop: AbortSignal,
 ): Promise<number> {
   const secret = state.secret();
-  io.out(`Forwarding events to ${options.forwardTo}, signed with ${secret}`);
-  let after = options.since ?? state.cursor();
+  io.out(
+    options.forwardTo
+      ? `Forwarding events to ${options.forwardTo}, signed with ${secret}`
+      : `Printing events (give --forward-to <url> to send them to a receiver)`,
+  );
+  const deliver = (item: StreamedEvent) =>
+    options.forwardTo ? forward(item, options.forwardTo, secret, io) : print(item, io);
+  let start: Start = startOf(options.since ?? state.cursor());
   let backoff = BACKOFF_MS.first;
   const pause = () => sleep(backoff, undefined, { signal: stop }).catch(() => undefined);
   while (!stop.aborted) {
     let page: { items: StreamedEvent[]; nextCursor: string | null };
     try {
       const query = new URLSearchParams({ waitSeconds: String(WAIT_SECONDS), limit: '100' });
-      if (after) query.set('after', after);
+      for (const [name, value] of Object.entries(start)) query.set(name, value);
       if (options.types) query.set('types', options.types);
       const response = await fetch(`${options.url}/api/v1/events?${query}`, {
         headers: { 'x-auth-token': options.token },
@@ -68,21 +81,33 @@ export async function listen(
     }
     for (const item of page.items) {
       if (stop.aborted) return 0;
-      while (!(await forward(item, options.forwardTo, secret, io))) {
+      while (!(await deliver(item))) {
         await pause();
         if (stop.aborted) return 0;
         backoff = Math.min(backoff * 2, BACKOFF_MS.max);
       }
       backoff = BACKOFF_MS.first;
-      after = item.cursor;
-      state.saveCursor(after);
+      start = { after: item.cursor };
+      state.saveCursor(item.cursor);
     }
-    if (!page.items.length && page.nextCursor && page.nextCursor !== after) {
-      after = page.nextCursor;
-      state.saveCursor(after);
+    if (!page.items.length && page.nextCursor && page.nextCursor !== start.after) {
+      start = { after: page.nextCursor };
+      state.saveCursor(page.nextCursor);
     }
   }
   return 0;
+}
+
+function startOf(since: string | undefined): Start {
+  if (!since) return {};
+  return INSTANT.test(since) ? { since } : { after: since };
+}
+
+/** The event's line and its envelope as one JSON line: for a look before there is a receiver. */
+async function print(item: StreamedEvent, io: Io): Promise<boolean> {
+  io.out(`${new Date().toISOString()}  ${item.event.type}  ${item.event.id}`);
+  io.out(JSON.stringify(item.event));
+  return true;
 }
 
 /** One attempt; true when the receiver accepted it. Prints one line either way. */

@@ -1,12 +1,29 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { QueueEvents } from 'bullmq';
+import { Gauge } from 'prom-client';
 import { QueueName, queuePrefix } from '@fincore/events';
-import { APP_CONFIG, AppConfig, createQueueConnection, logConnectionErrors } from '@fincore/platform';
+import {
+  APP_CONFIG,
+  AppConfig,
+  createQueueConnection,
+  logConnectionErrors,
+  MetricsService,
+} from '@fincore/platform';
 
 /** A held long-poll slot: waits for the next wake-up, released once the poll answers. */
 export interface WaitSlot {
-  /** Resolves at the next wake-up or after `ms`, whichever comes first. */
-  next(ms: number): Promise<void>;
+  /**
+   * Resolves at the next wake-up or after `ms`, whichever comes first: true, or false once the
+   * process shuts down, when the poll should answer what it has at once.
+   */
+  next(ms: number): Promise<boolean>;
   release(): void;
 }
 
@@ -17,13 +34,26 @@ export interface WaitSlot {
  * read here with one blocking connection per process. At most EVENT_STREAM_MAX_WAITERS slots.
  */
 @Injectable()
-export class EventWakeups implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventWakeups
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger(EventWakeups.name);
   private readonly sleepers = new Set<() => void>();
   private held = 0;
+  private closing = false;
   private events?: QueueEvents;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(MetricsService) metrics: MetricsService,
+  ) {
+    const waiting: Gauge = new Gauge({
+      name: 'event_stream_waiting_reads',
+      help: 'Long-polls of GET /api/v1/events waiting for an event; at EVENT_STREAM_MAX_WAITERS more answer 503',
+      registers: [metrics.registry],
+      collect: () => waiting.set(this.held),
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.events = new QueueEvents(QueueName.DomainEvents, {
@@ -34,8 +64,13 @@ export class EventWakeups implements OnApplicationBootstrap, OnApplicationShutdo
     logConnectionErrors(this.events, 'Event stream wake-ups interrupted', this.logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the HTTP server drains, which would otherwise wait out every long-poll. */
+  beforeApplicationShutdown(): void {
+    this.closing = true;
     this.wakeAll();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     await this.events?.close();
   }
 
@@ -46,11 +81,12 @@ export class EventWakeups implements OnApplicationBootstrap, OnApplicationShutdo
     let released = false;
     return {
       next: (ms) =>
-        new Promise<void>((resolve) => {
+        new Promise<boolean>((resolve) => {
+          if (this.closing) return resolve(false);
           const wake = () => {
             clearTimeout(timer);
             this.sleepers.delete(wake);
-            resolve();
+            resolve(!this.closing);
           };
           const timer = setTimeout(wake, ms);
           this.sleepers.add(wake);

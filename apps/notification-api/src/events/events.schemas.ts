@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedIntParam, cursorParam } from '@fincore/platform';
+import { boundedIntParam, cursorParam, instant } from '@fincore/platform';
 import { NotificationTypeCode, timestamp } from '../common/common.schemas';
 import { eventPageExample, streamedEventExample } from './events.examples';
 
@@ -7,7 +7,12 @@ export const EventStreamQuery = z
   .object({
     after: cursorParam()
       .optional()
-      .describe('nextCursor of the previous answer; without it, from the start of the retention window'),
+      .describe(
+        'nextCursor of the previous answer; without it (and without since), from the start of the retention window',
+      ),
+    since: instant()
+      .optional()
+      .describe('Instead of after: start with the events recorded after this instant (ISO 8601 with offset)'),
     types: z
       .string()
       .max(500)
@@ -20,7 +25,12 @@ export const EventStreamQuery = z
       .default(0)
       .describe('With no event to answer, wait up to this long for one (0-30)'),
   })
-  .strict();
+  .strict()
+  .superRefine((query, ctx) => {
+    if (query.after !== undefined && query.since !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['since'], message: 'give after or since, not both' });
+    }
+  });
 
 /** The envelope a webhook carries, byte for byte the same members. */
 export const WebhookEnvelopeResponse = z

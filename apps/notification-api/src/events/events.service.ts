@@ -25,14 +25,16 @@ export class EventsService {
 
   async read(principal: Principal, query: EventStreamQuery): Promise<EventPage> {
     const after = query.after === undefined ? undefined : eventCursor.decode(query.after);
-    const since = retentionWindowStart(new Date(), this.config.OUTBOX_RETENTION_DAYS);
-    if (after && isExpired(after, since)) {
+    const windowStart = retentionWindowStart(new Date(), this.config.OUTBOX_RETENTION_DAYS);
+    if (after && isExpired(after, windowStart)) {
       throw eventCursorExpired(this.config.OUTBOX_RETENTION_DAYS);
     }
     const subscriptions = webhookSubscriptions(
       await this.configs.listOfTenant(principal.tenantId),
       query.types,
     );
+    // An instant before the window starts at the window: a time, unlike a cursor, promises no continuity.
+    const since = query.since && new Date(query.since) > windowStart ? new Date(query.since) : windowStart;
     const page = (from: EventCursor | undefined) =>
       this.readSubscribed(principal.tenantCode, subscriptions, from, since, query.limit);
     const answer = await page(after);
@@ -56,7 +58,7 @@ export class EventsService {
   ): Promise<EventPage> {
     let recheck: number | undefined;
     for (let left = deadline - Date.now(); left > 0 && !answer.items.length; left = deadline - Date.now()) {
-      await slot.next(recheck === undefined ? left : Math.min(left, recheck));
+      if (!(await slot.next(recheck === undefined ? left : Math.min(left, recheck)))) break;
       const from = answer.nextCursor === null ? undefined : eventCursor.decode(answer.nextCursor);
       answer = await page(from);
       recheck = Math.min((recheck ?? RECHECK_MS / 2) * 2, RECHECK_MAX_MS);

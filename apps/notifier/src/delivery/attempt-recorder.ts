@@ -20,6 +20,7 @@ import {
   parseRetrySchedule,
   shouldDisableEndpoint,
 } from './domain/retry-policy';
+import { DisableReason, NotifierMetrics } from '../metrics/notifier-metrics';
 import { EndpointPacer } from './endpoint-pacer';
 import { SucceededAttemptRecorder } from './succeeded-attempt-recorder';
 import type { SentAttempt } from './webhook-sender';
@@ -50,6 +51,7 @@ export class AttemptRecorder {
     private readonly successes: SucceededAttemptRecorder,
     private readonly pacer: EndpointPacer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: NotifierMetrics,
   ) {
     this.scheduleMs = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -58,9 +60,14 @@ export class AttemptRecorder {
     // Before the attempt is recorded: the endpoint's other deliveries stop as soon as can be.
     await this.pauseEndpointIfAsked(delivery, sent, startedAt);
     const now = new Date();
-    return sent.result.kind === 'response' && isSuccess(sent.result.statusCode)
-      ? this.recordSuccess(delivery, startedAt, sent, now)
-      : this.unitOfWork.run(({ manager }) => this.recordFailure(manager, delivery, startedAt, sent, now));
+    if (sent.result.kind === 'response' && isSuccess(sent.result.statusCode))
+      return this.recordSuccess(delivery, startedAt, sent, now);
+    const { disabled, ...recorded } = await this.unitOfWork.run(({ manager }) =>
+      this.recordFailure(manager, delivery, startedAt, sent, now),
+    );
+    // Counted once committed: a rolled-back disable disabled nothing.
+    if (disabled) this.metrics.endpointsDisabled.inc({ reason: disabled });
+    return recorded;
   }
 
   /** A receiver's 429/503 with Retry-After holds back the endpoint's other deliveries too, not others'. */
@@ -101,31 +108,43 @@ export class AttemptRecorder {
     });
     const attempt = attemptRecord(delivery, startedAt, sent, decision, now);
     const status = await this.deliveries.recordFailedAttempt(manager, attempt);
-    await this.updateEndpointHealth(manager, delivery.endpointId, decision, now, attempt.statusCode);
-    return { decision, nextAt: dueAgainAt(status, attempt), status };
+    const disabled = await this.updateEndpointHealth(
+      manager,
+      delivery.endpointId,
+      decision,
+      now,
+      attempt.statusCode,
+    );
+    return { decision, nextAt: dueAgainAt(status, attempt), status, disabled };
   }
 
-  /** After a failure: 410 or a streak longer than the limit disables the endpoint, with the reason kept. */
+  /**
+   * After a failure: 410 or a streak longer than the limit disables the endpoint, with the reason
+   * kept. Answers why it disabled the endpoint, if it did; the endpoint's row is locked, so it did.
+   */
   private async updateEndpointHealth(
     manager: EntityManager,
     endpointId: string,
     decision: Decision,
     now: Date,
     statusCode: number | null,
-  ): Promise<void> {
+  ): Promise<DisableReason | undefined> {
     const streak = await this.endpoints.markFailing(manager, endpointId, now);
-    if (!streak || streak.status !== EndpointStatus.Active) return;
+    if (!streak || streak.status !== EndpointStatus.Active) return undefined;
     const limitHours = this.config.WEBHOOK_DISABLE_AFTER_HOURS;
+    let disabled: DisableReason | undefined;
     let reason: string | undefined;
     if (decision.kind === 'endpoint_gone') {
-      reason = `the receiver answered ${statusCode ?? 410} Gone`;
+      [disabled, reason] = ['gone', `the receiver answered ${statusCode ?? 410} Gone`];
     } else if (shouldDisableEndpoint(streak.failingSince, now, limitHours)) {
-      reason = `failing without a success since ${streak.failingSince.toISOString()} (limit ${limitHours} h)`;
+      const since = streak.failingSince.toISOString();
+      [disabled, reason] = ['failing', `failing without a success since ${since} (limit ${limitHours} h)`];
     }
-    if (!reason) return;
+    if (!reason) return undefined;
     this.logger.warn(`Disabling webhook endpoint ${endpointId}: ${reason}`);
     await this.endpoints.disableIfActive(manager, endpointId, reason, now);
     await this.admin.failPendingOfEndpoint(manager, endpointId, `endpoint disabled: ${reason}`);
+    return disabled;
   }
 }
 

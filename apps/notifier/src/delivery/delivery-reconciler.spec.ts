@@ -4,6 +4,7 @@ import { WebhookDeliveryAdminRepository } from '@fincore/notifications';
 import { TenantPriority } from '../fairness/tenant-priority';
 import type { AppConfig } from '@fincore/platform';
 import { newDouble } from '@test/support/doubles';
+import { newNotifierMetricsDouble } from '@test/support/fixtures/notifier-metrics';
 import { DeliveryReconciler } from './delivery-reconciler';
 
 const pending = (n: number, from = 0) =>
@@ -17,9 +18,11 @@ const pending = (n: number, from = 0) =>
 describe('DeliveryReconciler', () => {
   let deliveries: jest.Mocked<WebhookDeliveryAdminRepository>;
   let queue: jest.Mocked<Queue<WebhookDeliveryJob>>;
+  let metrics: ReturnType<typeof newNotifierMetricsDouble>;
   let sut: DeliveryReconciler;
 
   beforeEach(() => {
+    metrics = newNotifierMetricsDouble();
     deliveries = newDouble<WebhookDeliveryAdminRepository>();
     queue = newDouble<Queue<WebhookDeliveryJob>>();
     const priority = newDouble<TenantPriority>();
@@ -29,6 +32,7 @@ describe('DeliveryReconciler', () => {
       queue,
       { RECONCILE_INTERVAL_MS: 1000, WEBHOOK_TIMEOUT_MS: 3000 } as AppConfig,
       priority,
+      metrics,
     );
   });
 
@@ -59,6 +63,7 @@ describe('DeliveryReconciler', () => {
 
       const before = Date.now();
       expect(await sut.reconcile()).toBe(501);
+      expect(metrics.deliveryJobsRecreated.inc).toHaveBeenCalledWith(501);
       expect(queue.add).toHaveBeenCalledWith(
         'deliver',
         { deliveryId: 'd1' },
@@ -86,6 +91,7 @@ describe('DeliveryReconciler', () => {
 
       expect(await sut.reconcile()).toBe(0);
       expect(queue.add).not.toHaveBeenCalled();
+      expect(metrics.deliveryJobsRecreated.inc).not.toHaveBeenCalled();
     });
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig } from '@fincore/platform';
 import { TenantPriority } from '../fairness/tenant-priority';
+import { NotifierMetrics } from '../metrics/notifier-metrics';
 
 const BATCH = 500;
 
@@ -30,6 +31,7 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly priority: TenantPriority,
+    private readonly metrics: NotifierMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -70,7 +72,10 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
       after = { createdAt: last.createdAt, id: last.id };
       if (page.length < BATCH) break;
     }
-    if (restored) this.logger.warn(`Re-created ${restored} webhook delivery job(s) missing from the queue`);
+    if (restored) {
+      this.metrics.deliveryJobsRecreated.inc(restored);
+      this.logger.warn(`Re-created ${restored} webhook delivery job(s) missing from the queue`);
+    }
     return restored;
   }
 }

@@ -108,6 +108,7 @@ describe('DeliveryService', () => {
       new SucceededAttemptRecorder(deliveries),
       pacer,
       config,
+      metrics,
     );
     sut = new DeliveryService(
       deliveries,
@@ -361,6 +362,7 @@ describe('DeliveryService', () => {
       expect(next).toEqual({ kind: 'run_at', at: record.nextAttemptAt });
       expect(record.nextAttemptAt!.getTime() - record.finishedAt.getTime()).toBeGreaterThanOrEqual(4000);
       expect(endpoints.disableIfActive).not.toHaveBeenCalled();
+      expect(metrics.endpointsDisabled.inc).not.toHaveBeenCalled();
       expect(metrics.deliveries.inc).toHaveBeenCalledWith({ outcome: 'retry_scheduled' });
       expect(priority.finished).not.toHaveBeenCalled();
     });
@@ -402,6 +404,7 @@ describe('DeliveryService', () => {
 
       await sut.attempt('delivery-1');
 
+      expect(metrics.endpointsDisabled.inc).toHaveBeenCalledWith({ reason: 'gone' });
       const reason = 'the receiver answered 410 Gone';
       expect(endpoints.disableIfActive).toHaveBeenCalledWith(manager, 'endpoint-1', reason, expect.any(Date));
       expect(admin.failPendingOfEndpoint).toHaveBeenCalledWith(
@@ -424,6 +427,7 @@ describe('DeliveryService', () => {
       await sut.attempt('delivery-1');
 
       expect(endpoints.disableIfActive).toHaveBeenCalledTimes(1);
+      expect(metrics.endpointsDisabled.inc.mock.calls).toEqual([[{ reason: 'failing' }]]);
       expect(endpoints.disableIfActive.mock.calls[0][2]).toBe(
         `failing without a success since ${since.toISOString()} (limit 72 h)`,
       );

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DeliveryForAttempt, DeliveryStatus, WebhookDeliveryAttemptRepository } from '@fincore/notifications';
 import { APP_CONFIG, AppConfig, inSpan, TraceCarrier } from '@fincore/platform';
 import { TenantPriority } from '../fairness/tenant-priority';
@@ -7,6 +7,7 @@ import { AttemptAdmission } from './attempt-admission';
 import { AttemptRecorder, RecordedAttempt } from './attempt-recorder';
 import { ATTEMPT_SPAN, attemptSpanOptions, recordAttemptResult } from './delivery-tracing';
 import { DeliverySigner } from './delivery-signer';
+import { failedAttemptLine } from './domain/failed-attempt-line';
 import { DONE, NextRun } from './next-run';
 import { SentAttempt, WebhookSender } from './webhook-sender';
 
@@ -16,6 +17,8 @@ import { SentAttempt, WebhookSender } from './webhook-sender';
  */
 @Injectable()
 export class DeliveryService {
+  private readonly logger = new Logger(DeliveryService.name);
+
   constructor(
     private readonly deliveries: WebhookDeliveryAttemptRepository,
     private readonly admission: AttemptAdmission,
@@ -66,6 +69,14 @@ export class DeliveryService {
     { decision, status, nextAt }: RecordedAttempt,
   ): Promise<NextRun> {
     this.observe(decision, sent, delivery);
+    const line = failedAttemptLine({
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      result: sent.result,
+      decision,
+      nextAt,
+    });
+    if (line) this.logger[line.level](line.message);
     if (status === DeliveryStatus.Succeeded || status === DeliveryStatus.Failed)
       this.priority.finished(delivery.tenantId);
     if (nextAt) return { kind: 'run_at', at: nextAt };

@@ -58,6 +58,36 @@ describe('WebhookDeliveryAdminRepository', () => {
     });
   });
 
+  describe('oldestOverdueAgeSeconds', () => {
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+    const inChain = (sequence: number) => ({ subjectType: 'person', subjectId: 'p-1', sequence });
+    beforeEach(() => db.dataSource.query(`DELETE FROM notifications.webhook_deliveries`));
+
+    it('is 0 without a pending delivery whose time has come', async () => {
+      await rows.delivery(endpoint, { nextAttemptAt: new Date(Date.now() + 60_000) });
+      await rows.delivery(endpoint, { status: 'FAILED', nextAttemptAt: ago(3600) });
+      expect(await sut.oldestOverdueAgeSeconds()).toBe(0);
+    });
+
+    it('is how long the most overdue delivery has been due', async () => {
+      await rows.delivery(endpoint, { nextAttemptAt: ago(30) });
+      await rows.delivery(endpoint, { nextAttemptAt: ago(600) });
+      expect(await sut.oldestOverdueAgeSeconds()).toBeCloseTo(600, -1);
+    });
+
+    it('leaves out deliveries of a paused endpoint and those behind an earlier one of their chain', async () => {
+      const paused = await rows.endpoint(tenant);
+      await db.dataSource.query(
+        `UPDATE notifications.webhook_endpoints SET paused_until = now() + interval '1 hour' WHERE id = $1`,
+        [paused.id],
+      );
+      await rows.delivery(paused, { nextAttemptAt: ago(900) });
+      await rows.delivery(endpoint, { ...inChain(2), nextAttemptAt: ago(800) });
+      await rows.delivery(endpoint, { ...inChain(1), nextAttemptAt: ago(120) });
+      expect(await sut.oldestOverdueAgeSeconds()).toBeCloseTo(120, -1);
+    });
+  });
+
   describe('lockFailedOfEndpoint and requeue', () => {
     it("puts the endpoint's failed deliveries created in [since, until) back to pending", async () => {
       const at = (day: number) => new Date(Date.UTC(2026, 0, day));

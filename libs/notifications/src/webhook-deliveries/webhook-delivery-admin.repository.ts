@@ -132,4 +132,27 @@ export class WebhookDeliveryAdminRepository {
       createdAt: r.created_at,
     }));
   }
+
+  /**
+   * Seconds the most overdue delivery that could be attempted now has been due: pending, its time
+   * come, its endpoint not paused by a Retry-After (read from the endpoint's row), and on an ordered
+   * endpoint the first of its chain. Deliveries waiting for a pause or for an earlier one of their
+   * chain are the receiver's backlog, not the notifier's. 0 when none is overdue.
+   */
+  async oldestOverdueAgeSeconds(): Promise<number> {
+    const [row]: Array<{ age: number }> = await this.db.query(
+      `SELECT extract(epoch FROM now() - d.next_attempt_at)::float8 AS age
+         FROM notifications.webhook_deliveries d
+         JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.status = 'PENDING' AND d.next_attempt_at <= now()
+          AND (e.paused_until IS NULL OR e.paused_until <= now())
+          AND NOT EXISTS (
+            SELECT 1 FROM notifications.webhook_deliveries b
+             WHERE d.sequence IS NOT NULL AND b.status = 'PENDING' AND b.sequence IS NOT NULL
+               AND b.endpoint_id = d.endpoint_id AND b.subject_type = d.subject_type
+               AND b.subject_id = d.subject_id AND b.sequence < d.sequence)
+        ORDER BY d.next_attempt_at LIMIT 1`,
+    );
+    return row ? Math.max(0, row.age) : 0;
+  }
 }

@@ -75,35 +75,13 @@ export class WebhookDeliveryAttemptRepository {
 
   /**
    * A success needs nothing read first: the attempt, the delivery and the endpoint's health in one
-   * statement, as recordSucceededAttempts records each, with its one row's values as parameters
-   * (planned for one row, it is cheaper than the batch statement with arrays of one). Waits for a
-   * delivery row another session holds.
+   * statement (see recordSucceeded below). Waits for a delivery row another session holds.
    */
   async recordSucceededAttempt(a: AttemptRecord): Promise<DeliveryStatus | undefined> {
     const [written] = await queryPrepared<{ status: DeliveryStatus }>(
       this.db,
-      `WITH delivery AS (
-         UPDATE notifications.webhook_deliveries
-            SET status = CASE WHEN status = 'PENDING' THEN 'SUCCEEDED' ELSE status END,
-                next_attempt_at = NULL,
-                delivered_at = CASE WHEN status = 'PENDING' THEN $2::timestamptz ELSE delivered_at END,
-                attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
-                last_attempt_at = $2::timestamptz, last_status_code = $3::int, last_error = NULL, updated_at = now()
-          WHERE id = $1
-         RETURNING tenant_id, attempt_count, status, subject_erased_at),
-       attempt AS (
-         INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $4, $5, $3::int, 'SUCCEEDED', NULL,
-                CASE WHEN subject_erased_at IS NULL THEN $6 END
-           FROM delivery),
-       endpoint AS (
-         UPDATE notifications.webhook_endpoints SET last_success_at = $2::timestamptz, failing_since = NULL
-          -- NO KEY and SKIP LOCKED as in recordSucceededAttempts
-          WHERE id = (SELECT id FROM notifications.webhook_endpoints WHERE id = $7 FOR NO KEY UPDATE SKIP LOCKED)
-            AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < $2::timestamptz - interval '1 second'))
-       SELECT status FROM delivery`,
-      [a.deliveryId, a.finishedAt, a.statusCode, a.startedAt, a.durationMs, a.responseExcerpt, a.endpointId],
+      ONE_SUCCESS,
+      successParameters(a),
     );
     return written?.status;
   }
@@ -156,23 +134,66 @@ export class WebhookDeliveryAttemptRepository {
   }
 
   /**
-   * Several successes in one statement, as recordSucceededAttempt records each: each attempt row,
-   * its delivery's new state and its endpoint's health. Rows another session holds are skipped
-   * rather than waited for, so it never deadlocks with a statement locking several of them in
-   * another order: answers the status after of each delivery it recorded, and the caller records
-   * the others one by one. A delivery someone else finished while it was being sent keeps its
-   * status; a success clears the endpoint's failure streak and, at most once a second, moves its
-   * lastSuccessAt, so concurrent deliveries to one endpoint do not queue behind its row lock.
+   * Several successes in one statement (see recordSucceeded below). Rows another session
+   * holds are skipped rather than waited for, so it never deadlocks with a statement locking
+   * several of them in another order: answers the status after of each delivery it recorded, and
+   * the caller records the others one by one.
    */
   async recordSucceededAttempts(attempts: readonly AttemptRecord[]): Promise<Map<string, DeliveryStatus>> {
     const rows = await queryPrepared<{ id: string; status: DeliveryStatus }>(
       this.db,
-      `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
-           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
-       locked AS (
-         SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-         FOR NO KEY UPDATE SKIP LOCKED),
+      MANY_SUCCESSES,
+      columnsOf(attempts.map(successParameters)),
+    );
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+}
+
+/** A success's values, in the order of SUCCESS_COLUMNS. */
+function successParameters(a: AttemptRecord): unknown[] {
+  return [
+    a.deliveryId,
+    a.endpointId,
+    a.startedAt,
+    a.finishedAt,
+    a.durationMs,
+    a.statusCode,
+    a.responseExcerpt,
+  ];
+}
+
+const SUCCESS_COLUMNS = [
+  ['delivery_id', 'uuid'],
+  ['endpoint_id', 'uuid'],
+  ['started_at', 'timestamptz'],
+  ['finished_at', 'timestamptz'],
+  ['duration_ms', 'int'],
+  ['status_code', 'int'],
+  ['response_excerpt', 'text'],
+] as const;
+
+/**
+ * The one statement that records successes, for one attempt (scalar parameters, planned for one
+ * row: cheaper than arrays of one) or many (arrays, rows another session holds skipped): each
+ * attempt row, its delivery's new state and its endpoint's health. A delivery someone else
+ * finished while it was being sent keeps its status; a success clears the endpoint's failure
+ * streak and, at most once a second, moves its lastSuccessAt, so concurrent deliveries to one
+ * endpoint do not queue behind its row lock.
+ */
+function recordSucceeded(rows: 'one' | 'many'): string {
+  const input =
+    rows === 'one'
+      ? `SELECT ${SUCCESS_COLUMNS.map(([name, type], i) => `$${i + 1}::${type} AS ${name}`).join(', ')}`
+      : `SELECT * FROM unnest(${SUCCESS_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+           AS i(${SUCCESS_COLUMNS.map(([name]) => name).join(', ')})`;
+  const skipLocked =
+    rows === 'one'
+      ? ''
+      : `
+          AND d.id IN (SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
+                       FOR NO KEY UPDATE SKIP LOCKED)`;
+  return `WITH input AS (
+         ${input}),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -181,7 +202,7 @@ export class WebhookDeliveryAttemptRepository {
                 attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
                 last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
            FROM input i
-          WHERE d.id = i.delivery_id AND d.id IN (SELECT id FROM locked)
+          WHERE d.id = i.delivery_id${skipLocked}
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
                    i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
        attempt AS (
@@ -200,17 +221,13 @@ export class WebhookDeliveryAttemptRepository {
             AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
                          FOR NO KEY UPDATE SKIP LOCKED)
             AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
-       SELECT id, status FROM delivery`,
-      [
-        attempts.map((a) => a.deliveryId),
-        attempts.map((a) => a.endpointId),
-        attempts.map((a) => a.startedAt),
-        attempts.map((a) => a.finishedAt),
-        attempts.map((a) => a.durationMs),
-        attempts.map((a) => a.statusCode),
-        attempts.map((a) => a.responseExcerpt),
-      ],
-    );
-    return new Map(rows.map((r) => [r.id, r.status]));
-  }
+       SELECT id, status FROM delivery`;
+}
+
+const ONE_SUCCESS = recordSucceeded('one');
+const MANY_SUCCESSES = recordSucceeded('many');
+
+/** Rows of parameters as one array per column, for unnest. */
+function columnsOf(rows: unknown[][]): unknown[][] {
+  return SUCCESS_COLUMNS.map((_, i) => rows.map((row) => row[i]));
 }
