@@ -175,6 +175,8 @@ export class TestStack {
   async spawnApp(
     name: 'credentials-api' | 'card-api' | 'notification-api' | 'notifier',
     overrides: Record<string, string> = {},
+    /** A network namespace to run it in (`ip netns exec`), listening on its address there. */
+    place?: { netns: string; host: string },
   ): Promise<SpawnedApp> {
     const port = await freePort();
     const portVariable = {
@@ -186,8 +188,19 @@ export class TestStack {
     const entry = join(__dirname, '..', '..', 'dist', 'apps', name, 'src', 'main.js');
     let output = '';
     const written = { stdout: '', stderr: '' };
-    const child = spawn(process.execPath, [entry], {
-      env: { PATH: process.env.PATH ?? '', ...this.env, [portVariable]: String(port), ...overrides },
+    const host = place?.host ?? '127.0.0.1';
+    const [command, args]: [string, string[]] = place
+      ? ['ip', ['netns', 'exec', place.netns, process.execPath, entry]]
+      : [process.execPath, [entry]];
+    // `ip netns exec` replaces itself with node: the child's pid is the app's, for signals.
+    const child = spawn(command, args, {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...this.env,
+        [portVariable]: String(port),
+        ...(place && { HOST: place.host }),
+        ...overrides,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of ['stdout', 'stderr'] as const) {
@@ -197,7 +210,7 @@ export class TestStack {
       });
     }
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${host}:${port}`;
     const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);

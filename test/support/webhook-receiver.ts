@@ -26,7 +26,7 @@ export interface ReceiverResponse {
 }
 
 /**
- * A real HTTP server on 127.0.0.1 that records every webhook and answers as the test scripts it
+ * A real HTTP server (on 127.0.0.1 unless told) that records every webhook and answers as the test scripts it
  * (e.g. 500, 500, then 200). It can be stopped and restarted on the same port.
  */
 export class WebhookReceiver {
@@ -42,14 +42,19 @@ export class WebhookReceiver {
   /** Answers held back by `delayMs`, dropped on `stop` so no timer outlives the test. */
   private readonly delayed = new Set<NodeJS.Timeout>();
 
-  static async start(): Promise<WebhookReceiver> {
-    const receiver = new WebhookReceiver();
+  constructor(
+    /** The address it listens on. */
+    private readonly host = '127.0.0.1',
+  ) {}
+
+  static async start(host?: string): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(host);
     await receiver.listen();
     return receiver;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `http://${this.host}:${this.port}`;
   }
 
   /** Answers the next requests with these responses in order, then with `fallback`. */
@@ -119,7 +124,7 @@ export class WebhookReceiver {
     });
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
-      this.server!.listen(this.port, '127.0.0.1', () => resolve());
+      this.server!.listen(this.port, this.host, () => resolve());
     });
     this.port = (this.server.address() as AddressInfo).port;
   }

@@ -92,7 +92,7 @@ export class ChangeStream {
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all(this.loops);
-    this.stoppedAt = Date.now();
+    this.stoppedAt ??= Date.now();
   }
 
   /** Statuses other than 2xx and 503, with how often each came. */

@@ -18,6 +18,7 @@ import { SpawnedApp, TestStack } from '../../support/stack';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { cardSettingsChanges, ChangeStream, personRenames } from './change-stream';
 import { committedEvents, DeliveryLedger, Duplicate, LedgerEndpoint } from './ledger';
+import { PartitionNetwork, Place } from './network';
 import { ARTIFACTS, recordFigures } from './summary';
 
 /**
@@ -72,6 +73,8 @@ export class FaultWorld {
   readonly notifiers: SpawnedApp[] = [];
   /** Every process the world started, killed ones too, for their logs. */
   private readonly apps: Array<{ name: string; app: SpawnedApp }> = [];
+  /** The network namespace each app of a partitioned world runs in. */
+  private readonly places = new Map<SpawnedApp, Place>();
   /** The subjects the stream changes: persons, or cards when the world drives card settings. */
   subjects: string[] = [];
   readonly faults: Fault[] = [];
@@ -88,6 +91,8 @@ export class FaultWorld {
     readonly notifications: ApiClient,
     readonly tenant: WebhookTenant,
     private readonly cardApi?: ApiClient,
+    /** Set when the world was started `partitioned`. */
+    readonly network?: PartitionNetwork,
   ) {}
 
   static async start(
@@ -98,20 +103,30 @@ export class FaultWorld {
       endpoint?: EndpointSettings;
       /** Card settings changes through card-api instead of person renames. */
       cards?: boolean;
+      /**
+       * The credentials API and each notifier in a network namespace of its own, reaching
+       * PostgreSQL, Redis and the receiver over links `network` can cut (see PartitionNetwork).
+       */
+      partitioned?: boolean;
     } = {},
   ): Promise<FaultWorld> {
-    const postgres = await OwnedPostgres.start();
-    const redis = await OwnedRedis.start().catch(async (error) => {
-      await postgres.close();
+    const network = options.partitioned ? await PartitionNetwork.create() : undefined;
+    const postgres = await OwnedPostgres.start({}, network?.postgresService).catch(async (error) => {
+      await network?.close();
+      throw error;
+    });
+    const redis = await OwnedRedis.start(network?.redisHost).catch(async (error) => {
+      await closeAll(postgres, undefined, undefined, undefined, network);
       throw error;
     });
     let stack: TestStack | undefined;
     let receiver: WebhookReceiver | undefined;
     try {
       stack = await TestStack.onOwnedServices(postgres, redis, { ...FAULT_SETTINGS, ...options.settings });
-      receiver = await WebhookReceiver.start();
+      receiver = await WebhookReceiver.start(network?.receiverHost);
       // One at a time: booting several apps at once on a busy machine outlasts their readiness wait.
-      const credentials = await stack.spawnApp('credentials-api');
+      const credentialsPlace = await network?.place('credentials-api');
+      const credentials = await stack.spawnApp('credentials-api', {}, credentialsPlace);
       const notifications = await stack.spawnApp('notification-api');
       const cards = options.cards ? await stack.spawnApp('card-api') : undefined;
       const notificationsApi = new ApiClient(notifications.url);
@@ -127,7 +142,9 @@ export class FaultWorld {
         notificationsApi,
         tenant,
         cards && new ApiClient(cards.url),
+        network,
       );
+      if (credentialsPlace) world.places.set(credentials, credentialsPlace);
       world.endpoints.push(
         await world.subscriber(`/${tenant.tenant.code}`, tenant.endpoint, options.endpoint),
       );
@@ -140,7 +157,7 @@ export class FaultWorld {
       await world.makeSubjects();
       return world;
     } catch (error) {
-      await closeAll(postgres, redis, stack, receiver);
+      await closeAll(postgres, redis, stack, receiver, network);
       throw error;
     }
   }
@@ -195,11 +212,25 @@ export class FaultWorld {
   }
 
   async startNotifier(): Promise<SpawnedApp> {
-    const notifier = await this.stack.spawnApp('notifier');
+    const name = `notifier-${this.apps.filter((a) => a.name.startsWith('notifier')).length + 1}`;
+    const place = await this.network?.place(name);
+    const notifier = await this.stack.spawnApp('notifier', {}, place);
+    if (place) this.places.set(notifier, place);
     this.notifiers.push(notifier);
-    const started = this.apps.filter((a) => a.name.startsWith('notifier')).length;
-    this.apps.push({ name: `notifier-${started + 1}`, app: notifier });
+    this.apps.push({ name, app: notifier });
     return notifier;
+  }
+
+  /** The network namespace `app` runs in; only in a `partitioned` world. */
+  placeOf(app: SpawnedApp): Place {
+    const place = this.places.get(app);
+    if (!place) throw new Error('the app runs in no namespace of its own: start the world partitioned');
+    return place;
+  }
+
+  /** The process of the credentials API the world started. */
+  get credentialsApi(): SpawnedApp {
+    return this.apps.find((a) => a.name === 'credentials-api')!.app;
   }
 
   /** SIGKILLs the notifier (the first by default): in-flight jobs are left to BullMQ and the reconcilers. */
@@ -392,20 +423,22 @@ export class FaultWorld {
     const dir = join(LOGS, (expect.getState().testPath ?? 'scenario').split('/').pop()!);
     mkdirSync(dir, { recursive: true });
     for (const { name, app } of this.apps) writeFileSync(join(dir, `${name}.log`), app.output());
-    await closeAll(this.postgres, this.redis, this.stack, this.receiver);
+    await closeAll(this.postgres, this.redis, this.stack, this.receiver, this.network);
   }
 }
 
 async function closeAll(
   postgres: OwnedPostgres,
-  redis: OwnedRedis,
+  redis?: OwnedRedis,
   stack?: TestStack,
   receiver?: WebhookReceiver,
+  network?: PartitionNetwork,
 ): Promise<void> {
   postgres.thaw();
-  redis.thaw();
+  redis?.thaw();
   await receiver?.stop().catch(() => undefined);
   await stack?.close().catch(() => undefined);
-  await redis.close().catch(() => undefined);
+  await redis?.close().catch(() => undefined);
   await postgres.close().catch(() => undefined);
+  await network?.close().catch(() => undefined);
 }

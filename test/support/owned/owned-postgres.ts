@@ -1,4 +1,4 @@
-import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,8 @@ export class OwnedPostgres {
     readonly dir: string,
     readonly port: number,
     private readonly settings: Record<string, string>,
+    /** The address clients reach it at; it listens on 127.0.0.1 too. */
+    readonly host: string,
   ) {
     this.forgetAtExit = cleanupAtExit(() => this.killNow());
   }
@@ -36,14 +38,23 @@ export class OwnedPostgres {
     return join(this.dir, 'data');
   }
 
-  /** `settings`: server settings beyond the defaults, kept across restarts. */
-  static async start(settings: Record<string, string> = {}): Promise<OwnedPostgres> {
+  /**
+   * `settings`: server settings beyond the defaults, kept across restarts. `network`: an address of
+   * this machine to listen on besides 127.0.0.1, which `url()` then names, and the clients (CIDR)
+   * trusted there.
+   */
+  static async start(
+    settings: Record<string, string> = {},
+    network?: { host: string; clients: string },
+  ): Promise<OwnedPostgres> {
     const dir = await mkdtemp(join(tmpdir(), 'fincore-pg-'));
     const owner = await postgresUser();
     await chown(dir, owner.uid, owner.gid);
-    const server = new OwnedPostgres(dir, await freePort(), settings);
+    const server = new OwnedPostgres(dir, await freePort(), settings, network?.host ?? '127.0.0.1');
     try {
       await asPostgres('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+      if (network)
+        await appendFile(join(server.dataDir, 'pg_hba.conf'), `host all all ${network.clients} trust\n`);
       await server.startServer();
       return server;
     } catch (error) {
@@ -54,7 +65,7 @@ export class OwnedPostgres {
 
   /** URL of a database on this server (the maintenance database `postgres` by default). */
   url(database = 'postgres'): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+    return `postgres://postgres@${this.host}:${this.port}/${database}`;
   }
 
   /** Name of a migrated database to clone stacks from, made on first use. */
@@ -112,7 +123,7 @@ export class OwnedPostgres {
 
   private async startServer(): Promise<void> {
     const settings = Object.entries(this.settings).map(([name, value]) => ` -c ${name}=${value}`);
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${settings.join('')}`;
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=${[...new Set(['127.0.0.1', this.host])].join(',')} -c fsync=off -c full_page_writes=off${settings.join('')}`;
     await asPostgres('pg_ctl', [
       '-D',
       this.dataDir,

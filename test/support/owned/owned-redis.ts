@@ -23,6 +23,8 @@ export class OwnedRedis {
   private constructor(
     readonly dir: string,
     readonly port: number,
+    /** The address clients reach it at; it listens on 127.0.0.1 too. */
+    readonly host: string,
   ) {
     this.forgetAtExit = cleanupAtExit(() => {
       if (this.process?.pid) {
@@ -33,8 +35,10 @@ export class OwnedRedis {
     });
   }
 
-  static async start(): Promise<OwnedRedis> {
-    const server = new OwnedRedis(await mkdtemp(join(tmpdir(), 'fincore-redis-')), await freePort());
+  /** `host`: an address of this machine to listen on besides 127.0.0.1, which `url()` then names. */
+  static async start(host = '127.0.0.1'): Promise<OwnedRedis> {
+    const dir = await mkdtemp(join(tmpdir(), 'fincore-redis-'));
+    const server = new OwnedRedis(dir, await freePort(), host);
     try {
       await server.startServer();
       return server;
@@ -45,7 +49,7 @@ export class OwnedRedis {
   }
 
   url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://${this.host}:${this.port}`;
   }
 
   /** Stops and starts again on the same port, empty. */
@@ -96,7 +100,10 @@ export class OwnedRedis {
   }
 
   private async startServer(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    const bind = [...new Set(['127.0.0.1', this.host])];
+    const args = ['--port', String(this.port), '--bind', ...bind, '--save', '', '--appendonly', 'no'];
+    // Clients on the other address come from this machine's own network namespaces.
+    if (bind.length > 1) args.push('--protected-mode', 'no');
     const child = spawn('redis-server', [...args, '--dir', this.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-4000)));
     child.stderr!.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-4000)));

@@ -4,6 +4,7 @@ import {
   closeRedisClient,
   createQueueConnection,
   createRedisClient as sut,
+  QUEUE_SOCKET_TIMEOUT_MS,
   redisLocation,
   type RedisClient,
 } from './redis-connection';
@@ -67,7 +68,7 @@ describe('createRedisClient', () => {
 });
 
 describe('createQueueConnection', () => {
-  it('gives BullMQ options of the single server, waiting out outages', () => {
+  it('gives BullMQ options of the single server, waiting out outages and replacing a silent connection', () => {
     expect(createQueueConnection(single)).toEqual({
       host: 'redis.internal',
       port: 6380,
@@ -76,14 +77,18 @@ describe('createQueueConnection', () => {
       password: 's@cret',
       tls: {},
       maxRetriesPerRequest: null,
+      socketTimeout: QUEUE_SOCKET_TIMEOUT_MS,
     });
   });
 
-  it('gives BullMQ a cluster instance whose node connections wait out outages', async () => {
+  it('gives BullMQ a cluster instance whose node connections wait out outages and are replaced when silent', async () => {
     const connection = createQueueConnection({ ...cluster, REDIS_CLUSTER_NODES: '127.0.0.1:1' });
     try {
       expect(connection).toBeInstanceOf(Cluster);
-      expect((connection as Cluster).options.redisOptions?.maxRetriesPerRequest).toBeNull();
+      expect((connection as Cluster).options.redisOptions).toMatchObject({
+        maxRetriesPerRequest: null,
+        socketTimeout: QUEUE_SOCKET_TIMEOUT_MS,
+      });
     } finally {
       (connection as Cluster).disconnect();
     }

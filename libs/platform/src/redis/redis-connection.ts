@@ -16,6 +16,8 @@ export interface RedisClientOptions {
   maxRetriesPerRequest: number | null;
   /** Longest wait for the answer to one command (a frozen server keeps its socket open). */
   commandTimeout?: number;
+  /** Longest silence while a command is outstanding before the socket is dropped and reconnected. */
+  socketTimeout?: number;
   connectTimeout?: number;
   /** Commands issued while disconnected wait for the connection (true) or fail at once. */
   enableOfflineQueue?: boolean;
@@ -48,6 +50,14 @@ export function createRedisClient(settings: RedisSettings, options: RedisClientO
   });
 }
 
+/**
+ * A queue connection that hears nothing for this long while it waits for an answer is taken for
+ * dead and reconnected. Across a partition no reset comes: TCP retransmits with a backoff that
+ * doubles up to two minutes, so without this a connection stays silent long after the network is
+ * back. Above the 10 s a worker's BZPOPMIN and QueueEvents' XREAD block at most.
+ */
+export const QUEUE_SOCKET_TIMEOUT_MS = 15_000;
+
 /** Connection options of one server, in the shape BullMQ takes them. */
 // A type, not an interface: BullMQ's option type has an index signature, which only types satisfy.
 export type QueueServerOptions = {
@@ -58,17 +68,22 @@ export type QueueServerOptions = {
   password?: string;
   tls?: object;
   maxRetriesPerRequest: null;
+  socketTimeout: number;
 };
 
 /**
  * What BullMQ queues and workers connect with. On one server: connection options, so each queue
  * and worker opens its own connections. On a cluster BullMQ needs a Cluster instance, shared by the
  * queues and workers of the process (workers duplicate it for their blocking reads): the caller
- * closes it at shutdown. Either way commands wait out an outage, as BullMQ workers require.
+ * closes it at shutdown. Either way commands wait out an outage, as BullMQ workers require, and a
+ * connection silent past QUEUE_SOCKET_TIMEOUT_MS is replaced.
  */
 export function createQueueConnection(settings: RedisSettings): QueueServerOptions | Cluster {
   if (settings.REDIS_CLUSTER_NODES) {
-    return createRedisClient(settings, { maxRetriesPerRequest: null }) as Cluster;
+    return createRedisClient(settings, {
+      maxRetriesPerRequest: null,
+      socketTimeout: QUEUE_SOCKET_TIMEOUT_MS,
+    }) as Cluster;
   }
   const u = new URL(settings.REDIS_URL);
   return {
@@ -77,6 +92,7 @@ export function createQueueConnection(settings: RedisSettings): QueueServerOptio
     ...credentialsOf(settings.REDIS_URL),
     db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
     maxRetriesPerRequest: null,
+    socketTimeout: QUEUE_SOCKET_TIMEOUT_MS,
   };
 }
 
