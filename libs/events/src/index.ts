@@ -1,5 +1,11 @@
 export { mapInBatches } from './batches';
-export { EVENT_CATALOG, EVENT_TYPES, eventDataJsonSchema } from './catalog';
+export {
+  EVENT_CATALOG,
+  EVENT_TYPES,
+  eventDataJsonSchema,
+  personalDataFields,
+  thinEventData,
+} from './catalog';
 export type { EventData, EventType } from './catalog';
 export { toEnvelope } from './envelope';
 export type { DomainEvent, StoredEvent } from './envelope';
@@ -25,5 +31,5 @@ export type { EventSubject } from './subject';
 export { UnitOfWork } from './unit-of-work';
 export type { ChangeAsRead, Transaction } from './unit-of-work';
 export type { CommitOrderPosition, CommittedEvent, CommittedRangeQuery } from './committed-events';
-export { webhookEnvelope } from './webhook-envelope';
-export type { WebhookEnvelope } from './webhook-envelope';
+export { thinWebhookEnvelope, webhookEnvelope } from './webhook-envelope';
+export type { ThinWebhookEnvelope, WebhookEnvelope } from './webhook-envelope';

@@ -8,6 +8,7 @@ export interface EventSubject {
 
 const SUBJECT_OF: { [T in EventType]: (data: EventData<T>) => EventSubject } = {
   PERSON_UPDATED: (data) => ({ type: 'person', id: data.personId }),
+  PERSON_ERASED: (data) => ({ type: 'person', id: data.personId }),
   CARD_SETTINGS_CHANGED: (data) => ({ type: 'card', id: data.cardId }),
   WEBHOOK_TEST: (data) => ({ type: 'endpoint', id: data.endpointId }),
 };

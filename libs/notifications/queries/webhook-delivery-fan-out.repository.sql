@@ -7,7 +7,7 @@ WITH event AS (
        target AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms
            FROM event
            JOIN platform.tenants t ON t.code = event.tenant_code
@@ -38,7 +38,7 @@ WITH event AS (
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
-              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
@@ -60,7 +60,7 @@ WITH event AS (
        target AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms
            FROM event
            JOIN platform.tenants t ON t.code = event.tenant_code
@@ -91,7 +91,7 @@ WITH event AS (
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
-              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event

@@ -45,6 +45,7 @@ export interface WebhookEndpointInput {
   rateLimit?: number | null;
   signatureSchemes?: string[];
   ordering?: 'NONE' | 'SUBJECT';
+  payload?: 'FULL' | 'THIN';
 }
 
 /** Registers a webhook endpoint (201 or the test fails); the answer holds its id and secret. */

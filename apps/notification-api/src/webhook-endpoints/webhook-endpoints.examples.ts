@@ -5,9 +5,15 @@ export const createWebhookEndpointExample = {
   rateLimit: 20,
   signatureSchemes: ['v1', 'v1a'],
   ordering: 'SUBJECT',
+  payload: 'FULL',
 };
 
-export const updateWebhookEndpointExample = { ordering: 'SUBJECT', rateLimit: 5, signatureSchemes: ['v1a'] };
+export const updateWebhookEndpointExample = {
+  ordering: 'SUBJECT',
+  payload: 'THIN',
+  rateLimit: 5,
+  signatureSchemes: ['v1a'],
+};
 
 const publicKey = 'whpk_Uq4Uu6ffNSDp5MMmKXsoCrDMVqVqmu2xOhvwMSUyodo=';
 
@@ -18,6 +24,7 @@ export const webhookEndpointExample = {
   notificationTypeCodes: ['PERSON_UPDATED'],
   status: 'ACTIVE',
   ordering: 'SUBJECT',
+  payload: 'FULL',
   disabledReason: null,
   disabledAt: null,
   failingSince: null,

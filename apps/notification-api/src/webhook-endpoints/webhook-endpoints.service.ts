@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '@fincore/events';
 import {
   EndpointOrdering,
+  EndpointPayload,
   EndpointPacingState,
   EndpointStatus,
   receivesDeliveries,
@@ -80,6 +81,7 @@ export class WebhookEndpointsService {
           : null,
         status: EndpointStatus.Active,
         ordering: request.ordering ?? EndpointOrdering.None,
+        payload: request.payload ?? EndpointPayload.Full,
         disabledReason: null,
         disabledAt: null,
         secretSealed: this.secrets.seal(secret),
@@ -137,6 +139,7 @@ export class WebhookEndpointsService {
       }
       Object.assign(endpoint, {
         ordering: request.ordering ?? endpoint.ordering,
+        payload: request.payload ?? endpoint.payload,
         rateLimit: request.rateLimit === undefined ? endpoint.rateLimit : request.rateLimit,
         signatureSchemes,
         updatedAt: new Date(),

@@ -43,6 +43,7 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
   endpoint: {
     url: 'https://hooks.example.com/fincore',
     status: 'ACTIVE',
+    payload: 'FULL',
     deletedAt: null,
     disabledReason: null,
     secretSealed: 'sealed-current',

@@ -3,6 +3,8 @@ import { NotificationsDeliveryRetention1763700000840 } from './1763700000840-not
 import { NotificationsSubjectOrdering1763700000910 } from './1763700000910-notifications-subject-ordering';
 import { NotificationsEndpointPacingAndSigningKeys1763700000920 } from './1763700000920-notifications-endpoint-pacing-and-signing-keys';
 import { NotificationsEndpointPausedUntil1763700000930 } from './1763700000930-notifications-endpoint-paused-until';
+import { NotificationsEndpointPayload1763700001220 } from './1763700001220-notifications-endpoint-payload';
+import { NotificationsDeliverySubjectErased1763700001230 } from './1763700001230-notifications-delivery-subject-erased';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
@@ -11,4 +13,6 @@ export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsSubjectOrdering1763700000910,
   NotificationsEndpointPacingAndSigningKeys1763700000920,
   NotificationsEndpointPausedUntil1763700000930,
+  NotificationsEndpointPayload1763700001220,
+  NotificationsDeliverySubjectErased1763700001230,
 ];
