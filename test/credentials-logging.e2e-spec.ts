@@ -6,6 +6,7 @@ import {
   personInput,
   PersonInput,
 } from './support/builders/persons';
+import { markedPerson, markersIn } from './support/erasure';
 import { ApiClient, expectStatus } from './support/http';
 import { SpawnedApp, TenantFixture, TestStack } from './support/stack';
 
@@ -80,5 +81,25 @@ describe('credentials-api: logs', () => {
     for (const secret of [...passwords, ...hashes.map((h) => h.split('$').pop()!)]) {
       expect(output).not.toContain(secret);
     }
+  });
+
+  it('never logs a profile field: not on creation, change, refusal, conflict or erasure', async () => {
+    const { person, markers } = markedPerson();
+    const path = `/api/v1/persons/${person.personId}`;
+    const token = acme.token;
+    expectStatus(await api.post('/api/v1/persons', person, { token }), 201, 'create');
+    // A duplicate, and a refused change whose values are logged nowhere either.
+    expect((await api.post('/api/v1/persons', person, { token })).body.code).toBe('person_exists');
+    const refused = { firstName: `${person.firstName}\u0000`, email: `not-an-email ${person.email}` };
+    expect((await api.patch(path, refused, { token })).status).toBe(400);
+    const changed = { lastName: `${person.lastName}b`, email: `b${person.email}`, phone: null };
+    markers.push(changed.lastName, changed.email);
+    expectStatus(await api.patch(path, changed, { token }), 200, 'change');
+    expectStatus(await api.post(`${path}/erase`, undefined, { token }), 200, 'erase');
+    expect((await api.patch(path, { firstName: person.firstName }, { token })).status).toBe(410);
+
+    const output = app.output();
+    expect(output).toContain(`"path":"${path}/erase"`);
+    expect(markersIn(output, markers)).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ describe('notification API: notification configuration', () => {
       expect(badType.body.errors).toEqual([
         expect.objectContaining({
           field: 'notificationTypeCode',
-          message: expect.stringContaining('PERSON_UPDATED, CARD_SETTINGS_CHANGED'),
+          message: expect.stringContaining('PERSON_UPDATED, PERSON_ERASED, CARD_SETTINGS_CHANGED'),
         }),
       ]);
       const badChannel = await enable(
@@ -180,6 +180,17 @@ describe('notification API: notification configuration', () => {
     expect(person.channels).toEqual(['WEBHOOK']);
     expect(person.dataSchema.$schema).toContain('2020-12');
     expect(person.dataSchema.$defs.PersonUpdatedData.properties.personId).toEqual({ type: 'string' });
+    expect(person.thinDataSchema).toMatchObject({
+      properties: { personId: { type: 'string' }, changedFields: { type: 'array' } },
+      additionalProperties: false,
+    });
+    expect(person.example).toMatchObject({ personId: expect.any(String), changedFields: expect.any(Array) });
+    const erased = r.body.items.find((t: { code: string }) => t.code === 'PERSON_ERASED');
+    expect(Object.keys(erased.dataSchema.$defs.PersonErasedData.properties).sort()).toEqual([
+      'erasedAt',
+      'personId',
+    ]);
+    expect(Object.keys(erased.example).sort()).toEqual(['erasedAt', 'personId']);
   });
 
   it('documents every operation in OpenAPI', async () => {

@@ -25,6 +25,9 @@ beforeAll(async () => {
     200,
     'invalidate',
   );
+  // persons of their own for the erasure, which leaves nothing of them for the other operations
+  const erasable: PersonInput[] = [];
+  for (let i = 0; i < 3; i++) erasable.push(await createPerson(app.sut.api, app.token, {}, 'fuzz-erasable'));
   const person = fc.constantFrom(...changed);
   const fresh = fc.nat().map((n) => `fuzz.new.${n}`);
   target = {
@@ -55,6 +58,12 @@ beforeAll(async () => {
     // only the invalidated person can be given new credentials (once, they are active again)
     operationHints: {
       'PUT /api/v1/persons/{personId}/credentials': { personId: fc.constant(invalidated.personId) },
+      'POST /api/v1/persons/{personId}/erase': {
+        personId: fc.oneof(
+          fc.constantFrom(...erasable).map((p) => p.personId),
+          fresh,
+        ),
+      },
     },
     bodies: {
       'POST /api/v1/credentials/authenticate': fc

@@ -21,6 +21,8 @@ export interface ReceiverResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Answers with the request's own body, as a careless receiver echoing what it got. */
+  echo?: boolean;
   delayMs?: number;
 }
 
@@ -36,6 +38,8 @@ export class WebhookReceiver {
   private fallback: ReceiverResponse = { status: 200, body: 'ok' };
   /** Answers for one path instead of `fallback` (the script still comes first). */
   private readonly fallbackByPath = new Map<string, ReceiverResponse>();
+  /** Answers for the next requests to one path, before its fallback. */
+  private readonly scriptByPath = new Map<string, ReceiverResponse[]>();
   /** Answers held back by `delayMs`, dropped on `stop` so no timer outlives the test. */
   private readonly delayed = new Set<NodeJS.Timeout>();
 
@@ -67,6 +71,12 @@ export class WebhookReceiver {
     return this;
   }
 
+  /** Answers the next requests to `path` with these responses in order, then as before. */
+  respondWithFor(path: string, ...responses: ReceiverResponse[]): this {
+    this.scriptByPath.set(path, [...(this.scriptByPath.get(path) ?? []), ...responses]);
+    return this;
+  }
+
   /** Answers requests to `path` with `response` (null: as every other path again). */
   setDefaultFor(path: string, response: ReceiverResponse | null): this {
     if (response) this.fallbackByPath.set(path, response);
@@ -79,7 +89,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const response = this.script.shift() ?? this.fallbackByPath.get(req.url ?? '/') ?? this.fallback;
+        const path = req.url ?? '/';
+        const response =
+          this.script.shift() ??
+          this.scriptByPath.get(path)?.shift() ??
+          this.fallbackByPath.get(path) ??
+          this.fallback;
         const body = Buffer.concat(chunks).toString('utf8');
         let json: unknown;
         try {
@@ -88,7 +103,7 @@ export class WebhookReceiver {
           json = undefined;
         }
         this.received.push({
-          path: req.url ?? '/',
+          path,
           headers: req.headers,
           body,
           json,
@@ -100,7 +115,7 @@ export class WebhookReceiver {
         });
         const send = () => {
           res.writeHead(response.status, response.headers);
-          res.end(response.body ?? '');
+          res.end(response.echo ? body : (response.body ?? ''));
         };
         if (!response.delayMs) return send();
         const timer = setTimeout(() => {

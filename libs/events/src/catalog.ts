@@ -13,6 +13,10 @@ interface EventTypeEntry {
   schema: z.ZodType;
   /** Shown in the AsyncAPI document; `catalog.spec.ts` holds it to the schema. */
   example: Record<string, unknown>;
+  /** The data fields that name what the event is about: all a thin webhook keeps beside `changedFields`. */
+  ids: readonly string[];
+  /** The data fields that hold a person's data, removed from every stored event of the person on erasure. */
+  personalData: readonly string[];
 }
 
 /**
@@ -39,13 +43,21 @@ export const EVENT_CATALOG = {
           })
           .passthrough()
           .optional()
-          .describe('Profile as it is after the change (never any credential material)'),
+          .describe(
+            'Profile as it is after the change (never any credential material); gone once the person is erased',
+          ),
         credentials: z
           .object({
             status: z.enum(['ACTIVE', 'INVALIDATED']),
             invalidatedAt: isoDateTime.nullable(),
           })
           .optional(),
+        erased: z
+          .literal(true)
+          .optional()
+          .describe(
+            'The person was erased since: the profile this event carried is gone (see PERSON_ERASED)',
+          ),
       })
       .meta({ id: 'PersonUpdatedData' }),
     example: {
@@ -59,6 +71,22 @@ export const EVENT_CATALOG = {
         phone: null,
       },
     },
+    ids: ['personId'],
+    personalData: ['person'],
+  },
+  PERSON_ERASED: {
+    description:
+      'A person was erased: their profile and credentials are gone, and every stored event about them lost its personal data. Subscribers erase what they keep of the person too.',
+    schema: z
+      .object({
+        personId: z.string(),
+        erasedAt: isoDateTime.describe('When the erasure took effect'),
+      })
+      .strict()
+      .meta({ id: 'PersonErasedData' }),
+    example: { personId: 'person-4711', erasedAt: '2026-01-10T12:00:00.000Z' },
+    ids: ['personId'],
+    personalData: [],
   },
   CARD_SETTINGS_CHANGED: {
     description: 'The settings of a card changed: allowed service codes, renewable, xpaysAllowed.',
@@ -105,6 +133,8 @@ export const EVENT_CATALOG = {
         xpaysAllowed: false,
       },
     },
+    ids: ['cardId'],
+    personalData: [],
   },
   WEBHOOK_ENDPOINT_DISABLED: {
     description:
@@ -123,6 +153,8 @@ export const EVENT_CATALOG = {
       reason: 'the receiver answered 410 Gone',
       disabledAt: '2026-03-01T10:15:00.000Z',
     },
+    ids: ['endpointId'],
+    personalData: [],
   },
   WEBHOOK_ENDPOINT_FAILING: {
     description:
@@ -143,6 +175,8 @@ export const EVENT_CATALOG = {
       disablesAt: '2026-03-06T10:00:00.000Z',
       lastError: 'HTTP 503',
     },
+    ids: ['endpointId'],
+    personalData: [],
   },
   WEBHOOK_ENDPOINT_RECOVERED: {
     description:
@@ -161,6 +195,8 @@ export const EVENT_CATALOG = {
       failingNotifiedAt: '2026-03-03T22:00:00.000Z',
       recoveredAt: '2026-03-04T08:30:00.000Z',
     },
+    ids: ['endpointId'],
+    personalData: [],
   },
   WEBHOOK_DELIVERY_EXHAUSTED: {
     description:
@@ -187,6 +223,8 @@ export const EVENT_CATALOG = {
       lastStatusCode: 500,
       lastError: 'HTTP 500',
     },
+    ids: ['endpointId', 'deliveryId', 'eventId'],
+    personalData: [],
   },
   WEBHOOK_TEST: {
     description:
@@ -201,6 +239,8 @@ export const EVENT_CATALOG = {
       endpointId: '0b9f7c2e-5d1a-4f3e-9a8b-2c6d4e1f0a7b',
       message: 'A test event from fincore: this endpoint receives webhooks.',
     },
+    ids: ['endpointId'],
+    personalData: [],
   },
 } as const satisfies Record<string, EventTypeEntry>;
 
@@ -229,7 +269,36 @@ export function isEventType(value: string): value is EventType {
   return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, value);
 }
 
+/** The data fields that hold personal data, per event type that has any (see EventTypeEntry). */
+export function personalDataFields(): Record<string, readonly string[]> {
+  return Object.fromEntries(
+    EVENT_TYPES.filter((t) => EVENT_CATALOG[t].personalData.length).map((t) => [
+      t,
+      EVENT_CATALOG[t].personalData,
+    ]),
+  );
+}
+
+/** What a thin webhook keeps of an event's data: its ids, and `changedFields` where the type has them. */
+export function thinEventData(type: EventType, data: Record<string, unknown>): Record<string, unknown> {
+  const kept = [...EVENT_CATALOG[type].ids, 'changedFields'];
+  return Object.fromEntries(kept.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]));
+}
+
+/** The schema of a type's thin data: its ids, and `changedFields` when its full data has them. */
+export function thinEventDataSchema(type: EventType): z.ZodType {
+  const full = EVENT_CATALOG[type].schema as z.ZodObject;
+  const shape: Record<string, z.ZodType> = {};
+  for (const id of EVENT_CATALOG[type].ids) shape[id] = full.shape[id] as z.ZodType;
+  if ('changedFields' in full.shape) shape.changedFields = full.shape.changedFields as z.ZodType;
+  return z.object(shape).strict();
+}
+
 /** JSON Schema of an event type's data, for the notification-types catalog and the docs. */
-export function eventDataJsonSchema(type: EventType): Record<string, unknown> {
-  return z.toJSONSchema(EVENT_CATALOG[type].schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+export function eventDataJsonSchema(
+  type: EventType,
+  payload: 'FULL' | 'THIN' = 'FULL',
+): Record<string, unknown> {
+  const schema = payload === 'FULL' ? EVENT_CATALOG[type].schema : thinEventDataSchema(type);
+  return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
 }

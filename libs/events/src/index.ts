@@ -5,6 +5,8 @@ export {
   eventDataJsonSchema,
   isOperationalEventType,
   OPERATIONAL_EVENT_TYPES,
+  personalDataFields,
+  thinEventData,
 } from './catalog';
 export type { EventData, EventType } from './catalog';
 export { toEnvelope } from './envelope';
@@ -31,5 +33,5 @@ export type { EventSubject } from './subject';
 export { UnitOfWork } from './unit-of-work';
 export type { ChangeAsRead, Transaction } from './unit-of-work';
 export type { CommitOrderPosition, CommittedEvent, CommittedRangeQuery } from './committed-events';
-export { webhookEnvelope } from './webhook-envelope';
-export type { WebhookEnvelope } from './webhook-envelope';
+export { thinWebhookEnvelope, webhookEnvelope } from './webhook-envelope';
+export type { ThinWebhookEnvelope, WebhookEnvelope } from './webhook-envelope';

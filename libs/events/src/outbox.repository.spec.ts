@@ -44,6 +44,59 @@ describe('OutboxRepository (PostgreSQL)', () => {
     });
   });
 
+  describe('eraseSubjectData', () => {
+    const withProfile = (personId: string, tenantCode = 'ACME') =>
+      newDomainEvents([
+        {
+          type: 'PERSON_UPDATED',
+          tenantCode,
+          data: {
+            personId,
+            changedFields: ['firstName'],
+            person: { personId, firstName: 'Marker-Ada', email: 'marker@example.com' },
+            credentials: { status: 'ACTIVE', invalidatedAt: null },
+          },
+        },
+      ])[0];
+    const dataOf = async (id: string) => (await sut.findEvent(id))!.data;
+
+    it("removes the personal fields from every event of the subject, in the caller's transaction, and answers their ids", async () => {
+      const [first, second] = [withProfile('erased-1'), withProfile('erased-1')];
+      const [neighbour, otherTenant] = [withProfile('kept-1'), withProfile('erased-1', 'OTHER')];
+      await db.transaction((m) => sut.insertEvents(m, [first, second, neighbour, otherTenant]));
+
+      const ids = await db.transaction((m) =>
+        sut.eraseSubjectData(m, 'ACME', { type: 'person', id: 'erased-1' }, { PERSON_UPDATED: ['person'] }),
+      );
+
+      expect(ids.sort()).toEqual([first.id, second.id].sort());
+      expect(await dataOf(first.id)).toEqual({
+        personId: 'erased-1',
+        changedFields: ['firstName'],
+        credentials: { status: 'ACTIVE', invalidatedAt: null },
+        erased: true,
+      });
+      expect(JSON.stringify(await dataOf(second.id))).not.toContain('Marker');
+      expect(await dataOf(neighbour.id)).toEqual(neighbour.data);
+      expect(await dataOf(otherTenant.id)).toEqual(otherTenant.data);
+    });
+
+    it('leaves the data of types without personal fields as it is, and rolls back with the caller', async () => {
+      const event = withProfile('erased-2');
+      await db.transaction((m) => sut.insertEvents(m, [event]));
+      const subject = { type: 'person', id: 'erased-2' } as const;
+
+      expect(await db.transaction((m) => sut.eraseSubjectData(m, 'ACME', subject, {}))).toEqual([event.id]);
+      await expect(
+        db.transaction(async (m) => {
+          await sut.eraseSubjectData(m, 'ACME', subject, { PERSON_UPDATED: ['person'] });
+          throw new Error('erasure failed');
+        }),
+      ).rejects.toThrow('erasure failed');
+      expect(await dataOf(event.id)).toEqual(event.data);
+    });
+  });
+
   describe('oldestUnprocessedAgeSeconds', () => {
     const publishedAgo = (id: string, seconds: number, processed = false) =>
       db.query(

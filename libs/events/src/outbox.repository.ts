@@ -11,7 +11,7 @@ import {
   toCommittedEvent,
 } from './committed-events';
 import { DomainEvent, envelopeFromRow, OutboxRow } from './envelope';
-import { subjectOf } from './subject';
+import { EventSubject, subjectOf } from './subject';
 
 /** The channel the outbox insert trigger notifies on, once per committed row. */
 export const OUTBOX_CHANNEL = 'fincore_outbox';
@@ -117,6 +117,30 @@ export class OutboxRepository {
       insertSql(1, options.publishing ?? false),
       outboxRows(events, options.traceContext ?? null),
     );
+  }
+
+  /**
+   * Removes the personal data from every stored event of the subject, in the caller's transaction:
+   * the fields `personalData` names per event type (see personalDataFields) go, and `erased: true`
+   * says so. Deliveries build their bodies from these rows at attempt time, so every later attempt,
+   * retry and replay sends the erased data. Answers the ids of all the subject's events.
+   */
+  async eraseSubjectData(
+    manager: EntityManager,
+    tenantCode: string,
+    subject: EventSubject,
+    personalData: Record<string, readonly string[]>,
+  ): Promise<string[]> {
+    const [rows]: [Array<{ id: string }>, number] = await manager.query(
+      `UPDATE events.outbox
+          SET data = CASE WHEN $4::jsonb ? type
+                          THEN (data - ARRAY(SELECT jsonb_array_elements_text($4::jsonb -> type))) || '{"erased": true}'::jsonb
+                          ELSE data END
+        WHERE tenant_code = $1 AND subject_type = $2 AND subject_id = $3
+        RETURNING id`,
+      [tenantCode, subject.type, subject.id, JSON.stringify(personalData)],
+    );
+    return rows.map((r) => r.id);
   }
 
   /**

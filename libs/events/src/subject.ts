@@ -18,6 +18,7 @@ const aboutEndpoint = (data: { endpointId: string }): EventSubject => ({
 
 const SUBJECT_OF: { [T in EventType]: (data: EventData<T>) => EventSubject } = {
   PERSON_UPDATED: (data) => ({ type: 'person', id: data.personId }),
+  PERSON_ERASED: (data) => ({ type: 'person', id: data.personId }),
   CARD_SETTINGS_CHANGED: (data) => ({ type: 'card', id: data.cardId }),
   WEBHOOK_ENDPOINT_DISABLED: aboutEndpoint,
   WEBHOOK_ENDPOINT_FAILING: aboutEndpoint,

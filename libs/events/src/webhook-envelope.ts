@@ -1,4 +1,4 @@
-import type { EventType } from './catalog';
+import { EventType, thinEventData } from './catalog';
 import { DomainEvent, StoredEvent, toEnvelope } from './envelope';
 import { EventSubject, subjectOf } from './subject';
 
@@ -24,4 +24,19 @@ export function webhookEnvelope(event: StoredEvent, sequence: number | null): We
     sequence,
     data,
   };
+}
+
+/**
+ * What a THIN endpoint's webhook carries: the envelope without `correlationId`, and of the data
+ * only the ids of what the event is about and `changedFields` where the type has them. The
+ * receiver fetches the current state through the API; the tenant code picks its token, the
+ * sequence keeps an ordered endpoint's order.
+ */
+export type ThinWebhookEnvelope = Omit<WebhookEnvelope, 'correlationId' | 'data'> & {
+  data: Record<string, unknown>;
+};
+
+export function thinWebhookEnvelope(event: StoredEvent, sequence: number | null): ThinWebhookEnvelope {
+  const { id, type, tenantCode, occurredAt, subject, data } = webhookEnvelope(event, sequence);
+  return { id, type, tenantCode, occurredAt, subject, sequence, data: thinEventData(type, data) };
 }

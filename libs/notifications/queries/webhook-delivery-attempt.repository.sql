@@ -2,7 +2,7 @@
 SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.next_attempt_at, d.event_occurred_at,
               d.subject_type, d.subject_id, d.sequence, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms,
               o.type, o.tenant_code, o.occurred_at, o.correlation_id, o.data, o.trace_context
@@ -30,7 +30,7 @@ WITH input AS (
            FROM input i
           WHERE d.id = i.delivery_id
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, i.response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
@@ -65,7 +65,7 @@ WITH input AS (
           AND d.id IN (SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
                        FOR NO KEY UPDATE SKIP LOCKED)
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, i.response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
@@ -96,11 +96,13 @@ WITH delivery AS (
                 attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
                 last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
           WHERE id = $1
-         RETURNING tenant_id, attempt_count, status),
+         RETURNING tenant_id, attempt_count, status, subject_erased_at),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar,
+                CASE WHEN subject_erased_at IS NULL THEN $10 END
+           FROM delivery)
        SELECT status FROM delivery;
 
 -- failPendingDelivery

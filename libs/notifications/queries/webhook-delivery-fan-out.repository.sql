@@ -11,7 +11,7 @@ WITH event AS (
        target AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms
            FROM event
@@ -24,7 +24,7 @@ WITH event AS (
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
             AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
             -- an endpoint is never told about itself (an operational event's subject is its endpoint)
-            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)
+            AND NOT (event.subject_type = 'endpoint' AND event.subject_id = e.id::text)
             -- a filtered endpoint only when the event passed its filter
             AND (e.filter IS NULL OR e.id = ANY ($5::uuid[]))),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
@@ -47,7 +47,7 @@ WITH event AS (
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
-              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
@@ -77,7 +77,7 @@ WITH event AS (
        target AS (
          SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms
            FROM event
@@ -90,7 +90,7 @@ WITH event AS (
              ON e.tenant_id = t.id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL AND e.created_at <= event.occurred_at
             AND (e.notification_type_codes IS NULL OR event.type = ANY (e.notification_type_codes))
             -- an endpoint is never told about itself (an operational event's subject is its endpoint)
-            AND NOT (event.subject_type = 'webhook_endpoint' AND event.subject_id = e.id::text)
+            AND NOT (event.subject_type = 'endpoint' AND event.subject_id = e.id::text)
             -- a filtered endpoint only when the event passed its filter
             AND (e.filter IS NULL OR e.id = ANY ($5::uuid[]))),
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
@@ -113,7 +113,7 @@ WITH event AS (
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
-              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event

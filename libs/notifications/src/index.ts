@@ -4,6 +4,7 @@ export {
   DELIVERY_STATUSES,
   DeliveryStatus,
   EndpointOrdering,
+  EndpointPayload,
   EndpointStatus,
 } from './statuses';
 export {
@@ -37,6 +38,7 @@ export type { LockedForFailure } from './webhook-deliveries/webhook-delivery-att
 export { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
 export type { DeliveryHour } from './webhook-deliveries/webhook-delivery-admin.repository';
 export { WebhookDeliveryRetentionRepository } from './webhook-deliveries/webhook-delivery-retention.repository';
+export { WebhookDeliveryErasureRepository } from './webhook-deliveries/webhook-delivery-erasure.repository';
 export type {
   AttemptRecord,
   ChainPosition,

@@ -30,3 +30,10 @@ export const EndpointOrdering = {
   Subject: 'SUBJECT',
 } as const;
 export type EndpointOrdering = (typeof EndpointOrdering)[keyof typeof EndpointOrdering];
+
+/** What an endpoint's webhooks carry: the whole event, or its ids and changed field names only. */
+export const EndpointPayload = {
+  Full: 'FULL',
+  Thin: 'THIN',
+} as const;
+export type EndpointPayload = (typeof EndpointPayload)[keyof typeof EndpointPayload];

@@ -34,7 +34,10 @@ export {
 export type { PortalLink } from './portal/portal-links';
 export { PortalSessionRepository } from './portal/portal-session.repository';
 export { keyDigest } from './idempotency/idempotency-key';
+export { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
 export { WithoutIdempotencyKey } from './idempotency/without-idempotency-key.decorator';
+export { IdempotentAnswerAbout } from './idempotency/answer-subject.decorator';
+export type { AnswerSubject } from './idempotency/answer-subject.decorator';
 export { MetricsService } from './metrics/metrics';
 export { closeRedisClient, createQueueConnection, createRedisClient } from './redis/redis-connection';
 export type { RedisClient } from './redis/redis-connection';

@@ -97,6 +97,7 @@ export class PlatformModule {
         TokenService,
         PortalSessionRepository,
         RateLimiter,
+        IdempotencyKeyRepository,
         TypeOrmModule,
       ],
     };

@@ -24,6 +24,7 @@ export function aWebhookEndpoint(overrides: Partial<WebhookEndpointEntity> = {})
     notificationTypeCodes: null,
     status: EndpointStatus.Active,
     ordering: EndpointOrdering.None,
+    payload: 'FULL',
     disabledReason: null,
     disabledAt: null,
     secretSealed: 'sealed-secret',

@@ -64,6 +64,7 @@ export interface WebhookEndpointInput {
   ordering?: 'NONE' | 'SUBJECT';
   filter?: unknown;
   tls?: unknown;
+  payload?: 'FULL' | 'THIN';
 }
 
 /** Registers a webhook endpoint (201 or the test fails); the answer holds its id and secret. */

@@ -4,7 +4,7 @@ import { newUnitOfWork } from '@test/support/unit-of-work-double';
 import type { LoginThrottle, PasswordCheck } from '../persons/login-throttle';
 import type { PasswordHasher } from '../persons/password-hasher';
 import type { PersonRepository } from '../persons/person.repository';
-import { aPerson, anInvalidatedPerson, PRINCIPAL } from '@test/support/fixtures/persons';
+import { anErasedPerson, anInvalidatedPerson, aPerson, PRINCIPAL } from '@test/support/fixtures/persons';
 import { CredentialsService } from './credentials.service';
 
 const problem = (code: string, status: number) => expect.objectContaining({ code, status });
@@ -35,6 +35,18 @@ describe('CredentialsService', () => {
     beforeEach(() => {
       persons.findByPersonId.mockResolvedValue(aPerson());
       persons.lockById.mockResolvedValue(aPerson());
+    });
+
+    it('checks an erased person as nobody: 422, verifying against no stored hash', async () => {
+      persons.findByPersonId.mockResolvedValue(anErasedPerson());
+      await expect(sut.invalidate(PRINCIPAL, body)).rejects.toMatchObject({
+        code: 'invalid_credentials',
+        status: 422,
+      });
+      expect(hasher.verify).not.toHaveBeenCalled();
+      expect(hasher.verifyNobody).toHaveBeenCalledWith(body.password);
+      expect(throttle.recordFailure).toHaveBeenCalledWith(check);
+      expect(unitOfWork.uow.run).not.toHaveBeenCalled();
     });
 
     it('does not count a check that PostgreSQL cut short against the username', async () => {

@@ -7,6 +7,7 @@ import {
   isSameUsername,
   usernameKey,
 } from '../persons/domain/credentials';
+import { isErased } from '../persons/domain/erasure';
 import { profileOf } from '../persons/domain/profile';
 import { LoginThrottle, PasswordCheck } from '../persons/login-throttle';
 import { PasswordHasher } from '../persons/password-hasher';
@@ -39,9 +40,11 @@ export class CredentialsService {
     body: InvalidateCredentialsBody,
   ): Promise<InvalidateCredentialsResponse> {
     const check = await this.throttle.startCheck(principal.tenantId, body.username);
-    const { person, passwordMatches } = await this.checkPassword(check, body.password, () =>
-      this.persons.findByPersonId(principal.tenantId, body.personId),
-    );
+    // An erased person has no credentials left to prove: checked as nobody, refused alike.
+    const { person, passwordMatches } = await this.checkPassword(check, body.password, async () => {
+      const found = await this.persons.findByPersonId(principal.tenantId, body.personId);
+      return found && !isErased(found) ? found : null;
+    });
     if (!person || !passwordMatches || !isSameUsername(person.usernameKey, body.username)) {
       await this.throttle.recordFailure(check);
       throw invalidCredentials(422);

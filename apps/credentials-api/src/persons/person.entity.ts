@@ -50,4 +50,14 @@ export class PersonEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Set once the person is erased: the row is then a tombstone with the erasure record. */
+  @Column({ name: 'erased_at', type: 'timestamptz', nullable: true })
+  erasedAt: Date | null;
+
+  @Column({ name: 'erased_by_token_id', type: 'uuid', nullable: true })
+  erasedByTokenId: string | null;
+
+  @Column({ name: 'erasure_request_id', type: 'varchar', length: 128, nullable: true })
+  erasureRequestId: string | null;
 }

@@ -31,3 +31,11 @@ export const CREATE_PERSON_EXAMPLE = {
 export const UPDATE_PERSON_EXAMPLE = { lastName: 'King', phone: null };
 
 export const SET_CREDENTIALS_EXAMPLE = { username: 'demo.user', password: 'a brand new passphrase 2' };
+
+export const PERSON_ERASURE_EXAMPLE = {
+  personId: 'demo-person-1',
+  status: 'ERASED',
+  erasedAt: '2025-11-22T10:00:00.000Z',
+  erasedByTokenId: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+  requestId: '3e0c9a51-8f2d-4b7a-9c6e-1d2f3a4b5c6d',
+};

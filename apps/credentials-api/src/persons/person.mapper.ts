@@ -1,6 +1,6 @@
 import { profileOf } from './domain/profile';
 import type { PersonEntity } from './person.entity';
-import type { PersonResponse } from './person.schemas';
+import type { PersonErasureResponse, PersonResponse } from './person.schemas';
 
 /** The one place a person leaves the service: no hash, no key, no internal id. */
 export function mapPerson(person: PersonEntity): PersonResponse {
@@ -15,5 +15,16 @@ export function mapPerson(person: PersonEntity): PersonResponse {
     },
     createdAt: person.createdAt.toISOString(),
     updatedAt: person.updatedAt.toISOString(),
+  };
+}
+
+/** The erasure record of an erased person (erasedAt and erasedByTokenId are set). */
+export function mapErasure(person: PersonEntity): PersonErasureResponse {
+  return {
+    personId: person.personId,
+    status: 'ERASED',
+    erasedAt: person.erasedAt!.toISOString(),
+    erasedByTokenId: person.erasedByTokenId!,
+    requestId: person.erasureRequestId,
   };
 }

@@ -7,6 +7,14 @@ const problems = defineProblems({
     title: { en: 'Person not found', de: 'Person nicht gefunden' },
     detail: { en: 'There is no person {personId}.', de: 'Es gibt keine Person {personId}.' },
   },
+  person_erased: {
+    status: 410,
+    title: { en: 'Person erased', de: 'Person gelöscht' },
+    detail: {
+      en: 'Person {personId} was erased; nothing of them can be read or changed any more.',
+      de: 'Person {personId} wurde gelöscht; von ihr kann nichts mehr gelesen oder geändert werden.',
+    },
+  },
   person_exists: {
     status: 409,
     title: { en: 'Person already exists', de: 'Person existiert bereits' },
@@ -55,6 +63,7 @@ const problems = defineProblems({
 });
 
 export const personNotFound = (personId: string) => problems.person_not_found({ personId });
+export const personErased = (personId: string) => problems.person_erased({ personId });
 export const personExists = (personId: string) => problems.person_exists({ personId });
 export const usernameTaken = () => problems.username_taken();
 export const passwordPolicyViolated = (violations: FieldError[]) =>

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { TenantEntity } from '@fincore/platform';
 import { newDomainEvents, outboxRows } from '@fincore/events';
 import { openTestDatabase, TestDatabase } from '@test/support/test-database';
+import { usernameTombstone } from './domain/erasure';
 import { PersonEntity } from './person.entity';
 import { isUsernameConflict, NewPerson, PersonRepository } from './person.repository';
 
@@ -181,6 +182,63 @@ describe('PersonRepository (PostgreSQL)', () => {
       expect(await update(person, { ...profileOf(person), email: 'old@example.com' }, new Date())).toBeNull();
 
       expect(await sut.findByPersonId(tenant.id, person.personId)).toEqual(person);
+    });
+
+    it('changes nothing of an erased person, whose profile is empty as expected', async () => {
+      const person = await stored(newPerson({ firstName: null }));
+      await erase(person);
+      const erased = (await sut.findByPersonId(tenant.id, person.personId))!;
+
+      expect(await update(erased, profileOf(erased), new Date())).toBeNull();
+    });
+  });
+
+  const erase = (person: PersonEntity, at = new Date('2025-11-23T08:00:00.000Z')) =>
+    db.transaction(async (manager) => {
+      await sut.lockById(manager, person.id);
+      await sut.erase(manager, person.id, usernameTombstone(tenant.id, person.usernameKey), {
+        erasedAt: at,
+        tokenId: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+        requestId: 'request-1',
+      });
+    });
+
+  describe('erase', () => {
+    it('leaves a tombstone: no profile, no hash, the username as its digest, credentials invalidated, the record kept', async () => {
+      const person = await stored(
+        newPerson({ lastName: 'Lovelace', email: 'ada@example.com', phone: '+4930123456' }),
+      );
+      const at = new Date('2025-11-23T08:00:00.000Z');
+
+      await erase(person, at);
+
+      const [row] = await db.query(`SELECT * FROM credentials.persons WHERE id = $1`, [person.id]);
+      const tombstone = usernameTombstone(tenant.id, person.usernameKey);
+      expect(row).toMatchObject({
+        person_id: person.personId,
+        first_name: null,
+        last_name: null,
+        email: null,
+        phone: null,
+        username: tombstone,
+        username_key: tombstone,
+        password_hash: '',
+        credentials_status: 'INVALIDATED',
+        credentials_invalidated_at: at,
+        erased_at: at,
+        erased_by_token_id: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+        erasure_request_id: 'request-1',
+      });
+      expect(JSON.stringify(row)).not.toContain(person.usernameKey);
+    });
+
+    it('keeps the username taken, and findable by nobody', async () => {
+      const person = await stored(newPerson());
+      await erase(person);
+
+      expect(await sut.findByUsernameKey(tenant.id, person.usernameKey)).toBeNull();
+      expect(await sut.existsByUsernameKey(tenant.id, person.usernameKey)).toBe(true);
+      expect(await sut.existsByUsernameKey(tenant.id, `${person.usernameKey}.other`)).toBe(false);
     });
   });
 });

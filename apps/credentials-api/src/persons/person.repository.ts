@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, In, Not, QueryFailedError } from 'typeorm';
 import { queryPrepared } from '@fincore/database';
 import { outboxInsertWhen, OutboxRows } from '@fincore/events';
 import { CredentialsStatus } from './domain/credentials';
+import { ErasureRecord, takenUsernameKeys } from './domain/erasure';
 import type { Profile } from './domain/profile';
 import { PersonEntity } from './person.entity';
 
@@ -39,12 +40,12 @@ function personStatements(columns: string) {
   return {
     findByPersonId: `SELECT ${columns} FROM credentials.persons WHERE tenant_id = $1 AND person_id = $2`,
     /**
-     * Updates the profile only while it is still as read ($7 to $10); the outbox rows ($11 on) are
-     * written only when the person's row was.
+     * Updates the profile only while it is still as read ($7 to $10) and the person not erased; the
+     * outbox rows ($11 on) are written only when the person's row was.
      */
     updateProfileIfUnchanged: `WITH p AS (
          UPDATE credentials.persons SET first_name = $1, last_name = $2, email = $3, phone = $4, updated_at = $5
-          WHERE id = $6 AND first_name IS NOT DISTINCT FROM $7::varchar
+          WHERE id = $6 AND erased_at IS NULL AND first_name IS NOT DISTINCT FROM $7::varchar
             AND last_name IS NOT DISTINCT FROM $8::varchar
             AND email IS NOT DISTINCT FROM $9::varchar
             AND phone IS NOT DISTINCT FROM $10::varchar
@@ -117,10 +118,17 @@ export class PersonRepository {
     return this.persons().exists({ where: { tenantId, personId } });
   }
 
-  /** Whether the username key belongs to a person of the tenant, other than `exceptId` when given. */
+  /**
+   * Whether the username key belongs to a person of the tenant, other than `exceptId` when given,
+   * or to an erased one (as its tombstone): an erased person's username is never given out again.
+   */
   existsByUsernameKey(tenantId: string, usernameKey: string, exceptId?: string): Promise<boolean> {
     return this.persons().exists({
-      where: { tenantId, usernameKey, ...(exceptId ? { id: Not(exceptId) } : {}) },
+      where: {
+        tenantId,
+        usernameKey: In(takenUsernameKeys(tenantId, usernameKey)),
+        ...(exceptId ? { id: Not(exceptId) } : {}),
+      },
     });
   }
 
@@ -239,6 +247,23 @@ export class PersonRepository {
         credentialsUpdatedAt: at,
         updatedAt: at,
       },
+    );
+  }
+
+  /**
+   * Erases the person, whose row the caller locked: the profile and the password hash go, the
+   * credentials are invalidated, the username becomes its `tombstone`, and the erasure record stays.
+   */
+  async erase(manager: EntityManager, id: string, tombstone: string, record: ErasureRecord): Promise<void> {
+    await manager.query(
+      `UPDATE credentials.persons
+          SET first_name = NULL, last_name = NULL, email = NULL, phone = NULL,
+              username = $2, username_key = $2, password_hash = '',
+              credentials_status = $3, credentials_invalidated_at = coalesce(credentials_invalidated_at, $4),
+              credentials_updated_at = $4, updated_at = $4,
+              erased_at = $4, erased_by_token_id = $5, erasure_request_id = $6
+        WHERE id = $1`,
+      [id, tombstone, CredentialsStatus.Invalidated, record.erasedAt, record.tokenId, record.requestId],
     );
   }
 

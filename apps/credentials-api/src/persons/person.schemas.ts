@@ -4,6 +4,7 @@ import { CredentialsStatus } from './domain/credentials';
 import {
   CREATE_PERSON_EXAMPLE,
   CREDENTIALS_SUMMARY_EXAMPLE,
+  PERSON_ERASURE_EXAMPLE,
   PERSON_EXAMPLE,
   SET_CREDENTIALS_EXAMPLE,
   UPDATE_PERSON_EXAMPLE,
@@ -114,3 +115,18 @@ export const PersonResponse = z
     example: PERSON_EXAMPLE,
   });
 export type PersonResponse = z.infer<typeof PersonResponse>;
+
+export const PersonErasureResponse = z
+  .object({
+    personId: z.string().describe('Identifier of the erased person; it stays taken'),
+    status: z.literal('ERASED'),
+    erasedAt: Timestamp.describe('When the erasure took effect'),
+    erasedByTokenId: z.string().describe('The API token that erased the person'),
+    requestId: z.string().nullable().describe('Request id (x-request-id) of the erasing request'),
+  })
+  .meta({
+    id: 'PersonErasure',
+    description: 'The erasure record: what is kept of an erased person. No personal data.',
+    example: PERSON_ERASURE_EXAMPLE,
+  });
+export type PersonErasureResponse = z.infer<typeof PersonErasureResponse>;

@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiGoneResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,14 +11,22 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
+import {
+  ApiAuth,
+  CurrentPrincipal,
+  IdempotentAnswerAbout,
+  Principal,
+  PROBLEM_CONTENT,
+} from '@fincore/platform';
 import {
   CreatePersonBody,
+  PersonErasureResponse,
   PersonId,
   PersonResponse,
   SetCredentialsBody,
   UpdatePersonBody,
 } from './person.schemas';
+import { PersonErasuresService } from './person-erasures.service';
 import { PersonsService } from './persons.service';
 
 const personExample = PersonResponse.meta()?.example;
@@ -26,14 +35,23 @@ const personIdParam = ApiParam({
   description: 'Identifier of the person',
   example: 'demo-person-1',
 });
+const erased = ApiGoneResponse({
+  description: 'person_erased: the person was erased',
+  content: PROBLEM_CONTENT,
+});
 
 @ApiTags('persons')
 @Controller('api/v1/persons')
 export class PersonsController {
-  constructor(@Inject(PersonsService) private readonly persons: PersonsService) {}
+  constructor(
+    @Inject(PersonsService) private readonly persons: PersonsService,
+    @Inject(PersonErasuresService) private readonly erasures: PersonErasuresService,
+  ) {}
 
   @Post()
   @ApiAuth('persons:write')
+  // The kept answer carries the profile: erasing the person deletes it.
+  @IdempotentAnswerAbout('person', 'personId')
   @ApiOperation({
     summary: 'Create a person with credentials',
     description: 'The person id is given or generated; usernames are unique per tenant regardless of case.',
@@ -66,6 +84,7 @@ export class PersonsController {
   @ApiOkResponse({ standardSchema: PersonResponse, description: 'The person', example: personExample })
   @ApiBadRequestResponse({ description: 'A malformed person id', content: PROBLEM_CONTENT })
   @ApiNotFoundResponse({ description: 'No such person in the caller’s tenant', content: PROBLEM_CONTENT })
+  @erased
   get(@Param('personId', { schema: PersonId }) personId: string, @CurrentPrincipal() principal: Principal) {
     return this.persons.get(principal, personId);
   }
@@ -81,6 +100,7 @@ export class PersonsController {
   @ApiOkResponse({ standardSchema: PersonResponse, description: 'The person as now', example: personExample })
   @ApiBadRequestResponse({ description: 'Invalid fields', content: PROBLEM_CONTENT })
   @ApiNotFoundResponse({ description: 'No such person in the caller’s tenant', content: PROBLEM_CONTENT })
+  @erased
   update(
     @Param('personId', { schema: PersonId }) personId: string,
     @Body({ schema: UpdatePersonBody }) body: UpdatePersonBody,
@@ -110,6 +130,7 @@ export class PersonsController {
     description: 'credentials_active (invalidate first) or username_taken',
     content: PROBLEM_CONTENT,
   })
+  @erased
   @ApiUnprocessableEntityResponse({
     description: 'password_policy_violated or password_reused',
     content: PROBLEM_CONTENT,
@@ -120,5 +141,29 @@ export class PersonsController {
     @CurrentPrincipal() principal: Principal,
   ) {
     return this.persons.setCredentials(principal, personId, body);
+  }
+
+  @Post(':personId/erase')
+  @HttpCode(200)
+  @ApiAuth('persons:erase')
+  @personIdParam
+  @ApiOperation({
+    summary: 'Erase a person',
+    description:
+      'Removes the profile, the credentials and the username (kept as a digest, so it is never given ' +
+      'out again), and the personal data of every stored event about the person, the receivers’ answers ' +
+      'to their webhooks and kept Idempotency-Key answers about them; the erasure record stays. Emits ' +
+      'PERSON_ERASED. Erasing an erased person answers the first erasure’s record again. Reads and ' +
+      'changes of the person answer 410 person_erased afterwards.',
+  })
+  @ApiOkResponse({
+    standardSchema: PersonErasureResponse,
+    description: 'The erasure record',
+    example: PersonErasureResponse.meta()?.example,
+  })
+  @ApiBadRequestResponse({ description: 'A malformed person id', content: PROBLEM_CONTENT })
+  @ApiNotFoundResponse({ description: 'No such person in the caller’s tenant', content: PROBLEM_CONTENT })
+  erase(@Param('personId', { schema: PersonId }) personId: string, @CurrentPrincipal() principal: Principal) {
+    return this.erasures.erase(principal, personId);
   }
 }

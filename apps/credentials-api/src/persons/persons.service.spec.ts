@@ -4,7 +4,7 @@ import { newUnitOfWork, OUTBOX_ROWS } from '@test/support/unit-of-work-double';
 import type { LoginThrottle } from './login-throttle';
 import type { PasswordHasher } from './password-hasher';
 import type { PersonRepository } from './person.repository';
-import { aPerson, anInvalidatedPerson, PRINCIPAL } from '@test/support/fixtures/persons';
+import { aPerson, anErasedPerson, anInvalidatedPerson, PRINCIPAL } from '@test/support/fixtures/persons';
 import { PersonsService } from './persons.service';
 
 const problem = (code: string, status: number) => expect.objectContaining({ code, status });
@@ -294,6 +294,32 @@ describe('PersonsService', () => {
       await expect(sut.setCredentials(PRINCIPAL, 'person-1', body)).rejects.toEqual(
         problem('username_taken', 409),
       );
+    });
+  });
+
+  describe('an erased person', () => {
+    const erased = problem('person_erased', 410);
+
+    it('answers 410 to a read', async () => {
+      persons.findByPersonId.mockResolvedValue(anErasedPerson());
+      await expect(sut.get(PRINCIPAL, 'person-1')).rejects.toEqual(erased);
+    });
+
+    it('answers 410 to a profile change, under the lock, writing and emitting nothing', async () => {
+      persons.findByPersonId.mockResolvedValue(anErasedPerson());
+      persons.lockByPersonId.mockResolvedValue(anErasedPerson());
+      await expect(sut.update(PRINCIPAL, 'person-1', { firstName: null })).rejects.toEqual(erased);
+      expect(persons.updateProfileIfUnchanged).not.toHaveBeenCalled();
+      expect(persons.updateProfile).not.toHaveBeenCalled();
+      expect(unitOfWork.tx.emit).not.toHaveBeenCalled();
+    });
+
+    it('answers 410 to new credentials, hashing nothing', async () => {
+      persons.findByPersonId.mockResolvedValue(anErasedPerson());
+      const body = { username: 'someone.new', password: 'a brand new passphrase' };
+      await expect(sut.setCredentials(PRINCIPAL, 'person-1', body)).rejects.toEqual(erased);
+      expect(hasher.hash).not.toHaveBeenCalled();
+      expect(persons.replaceCredentials).not.toHaveBeenCalled();
     });
   });
 });

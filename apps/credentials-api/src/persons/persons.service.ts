@@ -8,6 +8,7 @@ import {
   replacementChangedFields,
   usernameKey,
 } from './domain/credentials';
+import { isErased } from './domain/erasure';
 import { passwordPolicyViolations } from './domain/password-policy';
 import { applyProfilePatch, changedProfileFields, profileOf } from './domain/profile';
 import { PersonEntity } from './person.entity';
@@ -17,6 +18,7 @@ import {
   credentialsActive,
   passwordPolicyViolated,
   passwordReused,
+  personErased,
   personExists,
   personNotFound,
   usernameTaken,
@@ -24,6 +26,13 @@ import {
 import { PasswordHasher } from './password-hasher';
 import { isUsernameConflict, PersonRepository } from './person.repository';
 import { CreatePersonBody, PersonResponse, SetCredentialsBody, UpdatePersonBody } from './person.schemas';
+
+/** The person as found: 404 when there is none, 410 when they were erased. */
+function existing(person: PersonEntity | null, personId: string): PersonEntity {
+  if (!person) throw personNotFound(personId);
+  if (isErased(person)) throw personErased(personId);
+  return person;
+}
 
 /** New credentials replace only invalidated ones (409 otherwise). */
 function assertReplaceable(person: PersonEntity): void {
@@ -85,9 +94,7 @@ export class PersonsService {
   }
 
   async get(principal: Principal, personId: string): Promise<PersonResponse> {
-    const person = await this.persons.findByPersonId(principal.tenantId, personId);
-    if (!person) throw personNotFound(personId);
-    return mapPerson(person);
+    return mapPerson(existing(await this.persons.findByPersonId(principal.tenantId, personId), personId));
   }
 
   /**
@@ -106,6 +113,7 @@ export class PersonsService {
 
   /** The profile change worked out from the person as read, as one statement; undefined for a no-op. */
   private planInOneStatement(principal: Principal, read: PersonEntity, patch: UpdatePersonBody) {
+    if (isErased(read)) return undefined;
     const current = profileOf(read);
     const changedFields = changedProfileFields(current, patch);
     if (!changedFields.length) return undefined;
@@ -134,8 +142,10 @@ export class PersonsService {
     personId: string,
     patch: UpdatePersonBody,
   ): Promise<PersonResponse> {
-    const person = await this.persons.lockByPersonId(tx.manager, principal.tenantId, personId);
-    if (!person) throw personNotFound(personId);
+    const person = existing(
+      await this.persons.lockByPersonId(tx.manager, principal.tenantId, personId),
+      personId,
+    );
     const current = profileOf(person);
     const changedFields = changedProfileFields(current, patch);
     if (!changedFields.length) return mapPerson(person);
@@ -161,8 +171,7 @@ export class PersonsService {
     body: SetCredentialsBody,
   ): Promise<PersonResponse> {
     assertPasswordPolicy(body.password, { username: body.username, personId });
-    const before = await this.persons.findByPersonId(principal.tenantId, personId);
-    if (!before) throw personNotFound(personId);
+    const before = existing(await this.persons.findByPersonId(principal.tenantId, personId), personId);
     assertReplaceable(before);
     const key = usernameKey(body.username);
     if (await this.persons.existsByUsernameKey(principal.tenantId, key, before.id)) throw usernameTaken();
@@ -172,8 +181,7 @@ export class PersonsService {
     let result: PersonResponse;
     try {
       result = await this.uow.run(async (tx) => {
-        const person = await this.persons.lockById(tx.manager, before.id);
-        if (!person) throw personNotFound(personId);
+        const person = existing(await this.persons.lockById(tx.manager, before.id), personId);
         // Someone else set credentials between our checks and the lock: theirs stand.
         assertReplaceable(person);
         const usernameChanged = person.username !== body.username;

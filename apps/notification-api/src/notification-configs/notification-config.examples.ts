@@ -21,4 +21,9 @@ export const notificationTypeExample = {
   description: 'A person changed: profile fields, or the status of their credentials.',
   channels: ['WEBHOOK'],
   dataSchema: { type: 'object', properties: { personId: { type: 'string' } } },
+  thinDataSchema: {
+    type: 'object',
+    properties: { personId: { type: 'string' }, changedFields: { type: 'array' } },
+  },
+  example: { personId: 'demo-person-1', changedFields: ['lastName'] },
 };

@@ -19,5 +19,7 @@ export function mapNotificationType(code: EventType): NotificationTypeResponse {
     description: EVENT_CATALOG[code].description,
     channels: [...IMPLEMENTED_CHANNELS],
     dataSchema: eventDataJsonSchema(code),
+    thinDataSchema: eventDataJsonSchema(code, 'THIN'),
+    example: EVENT_CATALOG[code].example,
   };
 }

@@ -38,6 +38,10 @@ export const NotificationTypeResponse = z
     description: z.string(),
     channels: z.array(z.string()).describe('Channels through which this type can be delivered'),
     dataSchema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the envelope `data`'),
+    thinDataSchema: z
+      .record(z.string(), z.unknown())
+      .describe('JSON Schema (2020-12) of the envelope `data` sent to an endpoint with payload THIN'),
+    example: z.record(z.string(), z.unknown()).describe('An example of the envelope `data`'),
   })
   .meta({ id: 'NotificationType', example: notificationTypeExample });
 

@@ -110,6 +110,8 @@ describe('NotificationConfigsService', () => {
         description: EVENT_CATALOG[code].description,
         channels: ['WEBHOOK'],
         dataSchema: eventDataJsonSchema(code),
+        thinDataSchema: eventDataJsonSchema(code, 'THIN'),
+        example: EVENT_CATALOG[code].example,
       });
     });
   });

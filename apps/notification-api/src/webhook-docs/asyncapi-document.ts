@@ -19,6 +19,11 @@ of a scheme you check verifies, and its timestamp is within five minutes of your
 
 \`webhook-id\` is the event id, the same on every retry, replay and manual retry: deduplicate on it.
 
+The messages below are what an endpoint with \`payload: FULL\` (the default) receives. An endpoint with
+\`payload: THIN\` receives the same envelope without \`correlationId\`, and of \`data\` only the ids of
+what the event is about and \`changedFields\` where the type has them (each type's \`thinDataSchema\`
+at \`GET /api/v1/notification-types\`); it fetches the current state through the API.
+
 Answer 2xx to acknowledge. 410 Gone disables the endpoint. 429 or 503 with \`Retry-After\` pauses the
 endpoint's deliveries until then. Anything else, a timeout or no answer is retried on the retry
 schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default).

@@ -17,6 +17,7 @@ export function mapWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpointRes
     notificationTypeCodes: e.notificationTypeCodes,
     status: e.status,
     ordering: e.ordering,
+    payload: e.payload,
     disabledReason: e.disabledReason,
     disabledAt: isoOrNull(e.disabledAt),
     failingSince: isoOrNull(e.failingSince),

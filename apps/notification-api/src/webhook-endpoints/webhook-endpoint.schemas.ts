@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@fincore/events';
-import { EndpointOrdering, EndpointStatus } from '@fincore/notifications';
+import { EndpointOrdering, EndpointPayload, EndpointStatus } from '@fincore/notifications';
 import { boundedInt, freeText, instant } from '@fincore/platform';
 import { SIGNATURE_SCHEMES } from '@fincore/webhooks';
 import { NotificationTypeCode, nullableTimestamp, timestamp } from '../common/common.schemas';
@@ -51,6 +51,16 @@ const Ordering = z
       'A delivery that fails for good leaves a gap in the sequence and the chain moves on',
   );
 
+const Payload = z
+  .enum(EndpointPayload)
+  .describe(
+    'FULL: each webhook carries the whole event. THIN: only id, type, tenantCode, occurredAt, subject, ' +
+      'sequence, and of the data the ids of what the event is about and `changedFields` where the type ' +
+      'has them (schemas per type: GET /api/v1/notification-types, `thinDataSchema`); the receiver ' +
+      'fetches the current state through the API, and never holds personal data from a webhook. ' +
+      'Applies to every attempt from the change on, retries and replays included',
+  );
+
 export const CreateWebhookEndpointRequest = z
   .object({
     // no control characters or unpaired surrogates: normalising would percent-encode them into another URL
@@ -77,6 +87,7 @@ export const CreateWebhookEndpointRequest = z
       .optional()
       .describe('Payload filter; omitted or null: every event of its types'),
     tls: ClientTlsRequest.nullable().optional().describe('Mutual TLS; omitted or null: none'),
+    payload: Payload.optional().describe(`${Payload.description} (default FULL)`),
   })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest', example: createWebhookEndpointExample });
@@ -84,6 +95,7 @@ export const CreateWebhookEndpointRequest = z
 export const UpdateWebhookEndpointRequest = z
   .object({
     ordering: Ordering.optional().describe('Omitted: unchanged'),
+    payload: Payload.optional().describe('Omitted: unchanged'),
     rateLimit: RateLimit.optional().describe('null removes the limit; omitted: unchanged'),
     signatureSchemes: SignatureSchemes.optional().describe('Omitted: unchanged'),
     filter: EventFilter.nullable()
@@ -106,6 +118,7 @@ export const WebhookEndpointResponse = z
     notificationTypeCodes: z.array(z.string()).nullable().describe('null: every type the tenant enables'),
     status: z.enum(EndpointStatus),
     ordering: Ordering,
+    payload: Payload,
     disabledReason: z
       .string()
       .nullable()

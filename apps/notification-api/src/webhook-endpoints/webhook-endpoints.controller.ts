@@ -72,9 +72,10 @@ export class WebhookEndpointsController {
   @Patch(':endpointId')
   @ApiAuth('notifications:write')
   @ApiOperation({
-    summary: 'Change how an endpoint receives events: ordering, rate limit, signature schemes',
+    summary: 'Change how an endpoint receives events: ordering, payload, rate limit, signature schemes',
     description:
-      'Deliveries already created keep the ordering they were created with. Turning v1a on gives an ' +
+      'Deliveries already created keep the ordering they were created with; the payload applies to every ' +
+      'attempt from now on. Turning v1a on gives an ' +
       'endpoint without a key pair its ed25519 key pair.',
   })
   @ApiOkResponse({ standardSchema: WebhookEndpointResponse })

@@ -6,10 +6,12 @@ export const createWebhookEndpointExample = {
   signatureSchemes: ['v1', 'v1a'],
   ordering: 'SUBJECT',
   filter: { path: 'data.changedFields', contains: 'credentials.status' },
+  payload: 'FULL',
 };
 
 export const updateWebhookEndpointExample = {
   ordering: 'SUBJECT',
+  payload: 'THIN',
   rateLimit: 5,
   signatureSchemes: ['v1a'],
   filter: {
@@ -29,6 +31,7 @@ export const webhookEndpointExample = {
   notificationTypeCodes: ['PERSON_UPDATED'],
   status: 'ACTIVE',
   ordering: 'SUBJECT',
+  payload: 'FULL',
   disabledReason: null,
   disabledAt: null,
   failingSince: null,

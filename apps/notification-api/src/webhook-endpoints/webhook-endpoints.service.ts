@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '@fincore/events';
 import {
   EndpointOrdering,
+  EndpointPayload,
   EndpointPacingState,
   EndpointStatus,
   EventFilter,
@@ -81,6 +82,7 @@ export class WebhookEndpointsService {
           : null,
         status: EndpointStatus.Active,
         ordering: request.ordering ?? EndpointOrdering.None,
+        payload: request.payload ?? EndpointPayload.Full,
         disabledReason: null,
         disabledAt: null,
         secretSealed: this.secrets.seal(secret),
@@ -141,6 +143,7 @@ export class WebhookEndpointsService {
       }
       Object.assign(endpoint, {
         ordering: request.ordering ?? endpoint.ordering,
+        payload: request.payload ?? endpoint.payload,
         rateLimit: request.rateLimit === undefined ? endpoint.rateLimit : request.rateLimit,
         filter: request.filter === undefined ? endpoint.filter : (request.filter as EventFilter | null),
         ...(request.tls !== undefined && this.sealedTls(request.tls)),

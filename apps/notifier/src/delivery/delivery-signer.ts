@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { DeliveryForAttempt } from '@fincore/notifications';
-import type { StoredEvent } from '@fincore/events';
+import { StoredEvent, thinWebhookEnvelope, webhookEnvelope } from '@fincore/events';
 import { clientTlsOptions, SecretBox, signWebhook } from '@fincore/webhooks';
 import { signingKeysInUse } from './domain/signing-keys';
-import { webhookEnvelope } from './domain/ordering';
 
 /** The request body of one attempt, its Standard Webhooks headers, and the client certificate to present. */
 export interface SignedWebhook {
@@ -21,8 +20,13 @@ export interface SignedWebhook {
 export class DeliverySigner {
   constructor(private readonly secrets: SecretBox) {}
 
+  /** The body is built here, per endpoint, from the event as stored now: thin for a THIN endpoint. */
   sign(delivery: DeliveryForAttempt, event: StoredEvent, now: Date): SignedWebhook {
-    const envelope = webhookEnvelope(event, delivery.chain?.sequence ?? null);
+    const sequence = delivery.chain?.sequence ?? null;
+    const envelope =
+      delivery.endpoint.payload === 'THIN'
+        ? thinWebhookEnvelope(event, sequence)
+        : webhookEnvelope(event, sequence);
     const body = JSON.stringify(envelope);
     const sealed = signingKeysInUse(delivery.endpoint, now);
     // webhook-id = event id: identical on every retry and replay, so receivers can deduplicate.

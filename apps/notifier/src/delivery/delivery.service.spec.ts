@@ -45,6 +45,7 @@ const delivery = (overrides: Partial<DeliveryForAttempt> = {}): DeliveryForAttem
   endpoint: {
     url: 'https://hooks.example.com/fincore',
     status: 'ACTIVE',
+    payload: 'FULL',
     deletedAt: null,
     disabledReason: null,
     secretSealed: 'sealed-current',

@@ -28,7 +28,9 @@ export interface LockedForFailure {
  * others run on their own, the long ones as named prepared statements (parsed and planned once
  * per pooled connection). Two statements reach other tables on purpose, to stay one round trip
  * per attempt: the attempt read joins the endpoint and the event's outbox row, and a success
- * updates its endpoint's health in the same statement. Statuses in SQL are the values of
+ * updates its endpoint's health in the same statement. An attempt of a delivery whose person was
+ * erased (subject_erased_at, set under the delivery's row lock by the erasure) keeps no response
+ * excerpt: its request left with the body from before the erasure. Statuses in SQL are the values of
  * DeliveryStatus (the table's CHECK constraint).
  */
 @Injectable()
@@ -110,11 +112,13 @@ export class WebhookDeliveryAttemptRepository {
                 attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1,
                 last_attempt_at = $4::timestamptz, last_status_code = $5::int, last_error = $6::varchar, updated_at = now()
           WHERE id = $1
-         RETURNING tenant_id, attempt_count, status),
+         RETURNING tenant_id, attempt_count, status, subject_erased_at),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
-         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar, $10 FROM delivery)
+         SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar,
+                CASE WHEN subject_erased_at IS NULL THEN $10 END
+           FROM delivery)
        SELECT status FROM delivery`,
       [
         a.deliveryId,
@@ -212,7 +216,7 @@ function recordSucceeded(rows: 'one' | 'many'): string {
            FROM input i
           WHERE d.id = i.delivery_id${skipLocked}
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, i.response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
            (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)

@@ -211,7 +211,7 @@ export class WebhookDeliveryFanOutRepository {
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
        SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
-              target.rate_limit, target.signature_schemes, target.signing_key_sealed,
+              target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event

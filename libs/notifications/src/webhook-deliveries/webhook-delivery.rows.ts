@@ -1,6 +1,6 @@
 import { OutboxEventEntity } from '@fincore/events';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
-import type { AttemptOutcome, DeliveryStatus, EndpointStatus } from '../statuses';
+import type { AttemptOutcome, DeliveryStatus, EndpointPayload, EndpointStatus } from '../statuses';
 
 /** The size of last_error; longer reasons are cut. */
 export const DELIVERY_ERROR_LENGTH = 500;
@@ -11,7 +11,7 @@ export const DELIVERY_ERROR_LENGTH = 500;
  */
 export const ENDPOINT_FOR_ATTEMPT = `e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-  e.rate_limit, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
+  e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   e.failing_notified_at, e.tls_sealed,
   GREATEST(0, EXTRACT(EPOCH FROM e.paused_until - clock_timestamp()) * 1000)::float8 AS paused_for_ms`;
 
@@ -36,6 +36,7 @@ export interface DeliveryForAttempt {
     | 'previousSecretSealed'
     | 'previousSecretExpiresAt'
     | 'rateLimit'
+    | 'payload'
     | 'signatureSchemes'
     | 'signingKeySealed'
     | 'previousSigningKeySealed'
@@ -111,6 +112,7 @@ export interface DeliveryForAttemptRow {
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   rate_limit: number | null;
+  payload: EndpointPayload;
   signature_schemes: string[];
   signing_key_sealed: string | null;
   previous_signing_key_sealed: string | null;
@@ -153,6 +155,7 @@ export function toDeliveryForAttempt(row: DeliveryForAttemptRow): DeliveryForAtt
       previousSecretSealed: row.previous_secret_sealed,
       previousSecretExpiresAt: row.previous_secret_expires_at,
       rateLimit: row.rate_limit,
+      payload: row.payload,
       signatureSchemes: row.signature_schemes,
       signingKeySealed: row.signing_key_sealed,
       previousSigningKeySealed: row.previous_signing_key_sealed,

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { EndpointOrdering, EndpointStatus } from '../statuses';
+import type { EndpointOrdering, EndpointPayload, EndpointStatus } from '../statuses';
 
 @Entity({ schema: 'notifications', name: 'webhook_endpoints' })
 export class WebhookEndpointEntity {
@@ -24,6 +24,9 @@ export class WebhookEndpointEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'NONE' })
   ordering: EndpointOrdering;
+
+  @Column({ type: 'varchar', length: 8, default: 'FULL' })
+  payload: EndpointPayload;
 
   @Column({ name: 'disabled_reason', type: 'varchar', length: 500, nullable: true })
   disabledReason: string | null;

@@ -2,6 +2,7 @@
 export const SCOPES = {
   'persons:read': 'Read persons',
   'persons:write': 'Create and update persons and set their credentials',
+  'persons:erase': 'Erase persons: their personal data everywhere fincore keeps it, for good',
   'credentials:write': 'Invalidate credentials',
   'credentials:authenticate': 'Authenticate persons with their credentials',
   'cards:read': 'Read cards, usage groups and settings',

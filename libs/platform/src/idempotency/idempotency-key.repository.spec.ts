@@ -99,6 +99,47 @@ describe('IdempotencyKeyRepository', () => {
     });
   });
 
+  describe('deleteAnswersAbout', () => {
+    const person = (id: string) => ({ type: 'person', id });
+    const completed = async (tenantId: string, key: string, subject?: { type: string; id: string }) => {
+      const claim = await sut.claimNew(tenantId, k(key), 'f1', times);
+      await sut.complete(claim!, answer, subject);
+    };
+
+    it("deletes the tenant's answers about the subject, in the caller's transaction, and no other", async () => {
+      const other = await db.createTenant();
+      await completed(tenant.id, 'about-p1', person('p1'));
+      await completed(tenant.id, 'about-p1-again', person('p1'));
+      await completed(tenant.id, 'about-p2', person('p2'));
+      await completed(tenant.id, 'about-nobody');
+      await completed(other.id, 'other-about-p1', person('p1'));
+
+      const deleted = await db.dataSource.transaction((m) =>
+        sut.deleteAnswersAbout(m, tenant.id, person('p1')),
+      );
+
+      expect(deleted).toBe(2);
+      expect((await keysOf(tenant.id)).map((r) => r.key_digest).sort()).toEqual(
+        [k('about-p2'), k('about-nobody')].sort(),
+      );
+      expect(await keysOf(other.id)).toHaveLength(1);
+    });
+
+    it('forgets the subject of an answer whose key was taken over', async () => {
+      const claim = await sut.claimNew(tenant.id, k('taken'), 'f1', abandoned);
+      await sut.complete(claim!, answer, person('p3'));
+      await db.dataSource.query(
+        `UPDATE platform.idempotency_keys SET status = 'in_progress', response_status = NULL WHERE key_digest = $1`,
+        [k('taken')],
+      );
+      expect(await sut.takeOver(tenant.id, k('taken'), claim!.claimId, 'f2', times)).toBeDefined();
+
+      expect(await db.dataSource.transaction((m) => sut.deleteAnswersAbout(m, tenant.id, person('p3')))).toBe(
+        0,
+      );
+    });
+  });
+
   describe('release', () => {
     it('frees the key for the next claim, and only for its own claim', async () => {
       const first = (await sut.claimNew(tenant.id, k('k1'), 'f1', abandoned))!;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AnswerSubject } from './answer-subject.decorator';
 import { IdempotencyKeyRecord, StoredAnswer } from './idempotency-key';
 
 /** A request's hold on a key: only the holder (same claim id) may store its answer or release it. */
@@ -101,7 +102,8 @@ export class IdempotencyKeyRepository {
         `UPDATE platform.idempotency_keys
           SET fingerprint = $4, claim_id = gen_random_uuid(), status = 'in_progress',
               locked_until = now() + make_interval(secs => $5), expires_at = now() + make_interval(secs => $6),
-              created_at = now(), response_status = NULL, response_headers = NULL, response_body = NULL
+              created_at = now(), response_status = NULL, response_headers = NULL, response_body = NULL,
+              subject_type = NULL, subject_id = NULL
         WHERE tenant_id = $1 AND key_digest = $2 AND claim_id = $3
         RETURNING claim_id`,
         [tenantId, keyDigest, seenClaimId, fingerprint, times.lockSeconds, times.ttlSeconds],
@@ -111,11 +113,12 @@ export class IdempotencyKeyRepository {
   }
 
   /** Stores the final answer under the claim; false when the claim was lost (taken over). */
-  async complete(claim: IdempotencyClaim, answer: StoredAnswer): Promise<boolean> {
+  async complete(claim: IdempotencyClaim, answer: StoredAnswer, subject?: AnswerSubject): Promise<boolean> {
     const rows = updatedRows(
       await this.db.query(
         `UPDATE platform.idempotency_keys
-          SET status = 'completed', response_status = $4, response_headers = $5, response_body = $6
+          SET status = 'completed', response_status = $4, response_headers = $5, response_body = $6,
+              subject_type = $7, subject_id = $8
         WHERE tenant_id = $1 AND key_digest = $2 AND claim_id = $3
         RETURNING 1`,
         [
@@ -125,10 +128,29 @@ export class IdempotencyKeyRepository {
           answer.status,
           JSON.stringify(answer.headers),
           answer.body,
+          subject?.type ?? null,
+          subject?.id ?? null,
         ],
       ),
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Deletes the kept answers about the subject (see IdempotentAnswerAbout), in the caller's
+   * transaction: they carry its data. A retry under such a key runs its request again. Answers how
+   * many it deleted.
+   */
+  async deleteAnswersAbout(
+    manager: EntityManager,
+    tenantId: string,
+    subject: AnswerSubject,
+  ): Promise<number> {
+    const [, affected]: [unknown, number] = await manager.query(
+      `DELETE FROM platform.idempotency_keys WHERE tenant_id = $1 AND subject_type = $2 AND subject_id = $3`,
+      [tenantId, subject.type, subject.id],
+    );
+    return affected;
   }
 
   /** Frees the key for a retry (the request had no final answer); nothing when the claim was lost. */

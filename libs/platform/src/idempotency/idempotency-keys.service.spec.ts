@@ -90,6 +90,15 @@ describe('IdempotencyKeys', () => {
       expect(keys.release).not.toHaveBeenCalled();
     });
 
+    it('keeps the subject a successful answer names, when its route says where', async () => {
+      keys.complete.mockResolvedValue(true);
+      const about = { type: 'person', field: 'personId' };
+      await sut.settle({ ...held, about }, { status: 201, headers: {}, body: '{"personId":"p-1"}' });
+      await sut.settle({ ...held, about }, { status: 409, headers: {}, body: '{"personId":"p-1"}' });
+      expect(keys.complete.mock.calls[0][2]).toEqual({ type: 'person', id: 'p-1' });
+      expect(keys.complete.mock.calls[1][2]).toBeUndefined();
+    });
+
     it('releases the key on a server error or a refusal of the moment', async () => {
       await sut.settle(held, { status: 503, headers: {}, body: '{}' });
       await sut.settle(held, { status: 429, headers: {}, body: '{}' });

@@ -10,11 +10,16 @@ import {
   StoredAnswer,
 } from './idempotency-key';
 import { ClaimTimes, IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
+import { AnswerSubjectField, subjectOfAnswer } from './answer-subject.decorator';
 
-/** A key this request holds: the claim in the table, and the key that seals its answer. */
+/**
+ * A key this request holds: the claim in the table, the key that seals its answer, and where the
+ * answer names its subject when the route says (see IdempotentAnswerAbout).
+ */
 export interface HeldIdempotencyKey {
   key: string;
   claim: IdempotencyClaim;
+  about?: AnswerSubjectField;
 }
 
 export type ClaimOutcome =
@@ -57,11 +62,12 @@ export class IdempotencyKeys {
   }
 
   /** Keeps a final answer for replay; frees the key otherwise. Never fails the response it follows. */
-  async settle({ key, claim }: HeldIdempotencyKey, answer: StoredAnswer): Promise<void> {
+  async settle({ key, claim, about }: HeldIdempotencyKey, answer: StoredAnswer): Promise<void> {
     try {
       if (!isFinalAnswer(answer.status)) return await this.keys.release(claim);
       const sealed = { ...answer, body: answer.body === null ? null : sealAnswerBody(key, answer.body) };
-      if (!(await this.keys.complete(claim, sealed))) {
+      const subject = subjectOfAnswer(about, answer.status, answer.body);
+      if (!(await this.keys.complete(claim, sealed, subject))) {
         this.logger.warn(
           `Idempotency key of tenant ${claim.tenantId} was taken over before its answer was stored`,
         );

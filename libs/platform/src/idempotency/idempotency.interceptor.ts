@@ -7,6 +7,7 @@ import { IdempotencyKeys } from './idempotency-keys.service';
 import { idempotencyKeyInFlight, idempotencyKeyInvalid, idempotencyKeyReused } from './idempotency.problems';
 import { markClaimed, markReplay } from './idempotent-replies';
 import { WITHOUT_IDEMPOTENCY_KEY } from './without-idempotency-key.decorator';
+import { ANSWER_SUBJECT, AnswerSubjectField } from './answer-subject.decorator';
 
 interface IncomingRequest {
   method: string;
@@ -48,7 +49,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const outcome = await this.keys.claim(request.principal.tenantId, key, fingerprint);
     switch (outcome.kind) {
       case 'claimed':
-        markClaimed(request, outcome.held);
+        markClaimed(request, {
+          ...outcome.held,
+          about: this.reflector.get<AnswerSubjectField | undefined>(ANSWER_SUBJECT, context.getHandler()),
+        });
         return next.handle();
       case 'replay':
         // The stored status, headers and body replace this empty answer as it is sent.

@@ -5,6 +5,7 @@ const now = new Date('2026-03-01T00:00:00Z');
 const endpoint = (overrides: Partial<DeliveryForAttempt['endpoint']>): DeliveryForAttempt['endpoint'] => ({
   url: 'https://hooks.example.com',
   status: 'ACTIVE',
+  payload: 'FULL',
   deletedAt: null,
   disabledReason: null,
   secretSealed: 'secret',

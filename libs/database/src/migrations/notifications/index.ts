@@ -4,6 +4,8 @@ import { NotificationsSubjectOrdering1763700000910 } from './1763700000910-notif
 import { NotificationsEndpointPacingAndSigningKeys1763700000920 } from './1763700000920-notifications-endpoint-pacing-and-signing-keys';
 import { NotificationsEndpointPausedUntil1763700000930 } from './1763700000930-notifications-endpoint-paused-until';
 import { NotificationsEndpointSubscriberFeatures1763700001100 } from './1763700001100-notifications-endpoint-subscriber-features';
+import { NotificationsEndpointPayload1763700001220 } from './1763700001220-notifications-endpoint-payload';
+import { NotificationsDeliverySubjectErased1763700001230 } from './1763700001230-notifications-delivery-subject-erased';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
@@ -13,4 +15,6 @@ export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsEndpointPacingAndSigningKeys1763700000920,
   NotificationsEndpointPausedUntil1763700000930,
   NotificationsEndpointSubscriberFeatures1763700001100,
+  NotificationsEndpointPayload1763700001220,
+  NotificationsDeliverySubjectErased1763700001230,
 ];
