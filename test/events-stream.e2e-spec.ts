@@ -88,9 +88,16 @@ describe('notification API: GET /api/v1/events', () => {
     await commitPersonUpdated(world.db, tenant.code);
     const [{ now }] = await world.db.query('SELECT clock_timestamp() AS now');
     const later = await commitPersonUpdated(world.db, tenant.code);
-    const page = await read(tenant.token, { since: now.toISOString() });
-    expect(page.body.items.map((i: any) => i.event.id)).toEqual([later.id]);
-    const [first] = (await read(tenant.token)).body.items;
+    // Committed events become readable once no older transaction of the cluster runs.
+    const items = await eventually(
+      async () => {
+        const { body } = await read(tenant.token, { since: now.toISOString() });
+        return body.items.length > 0 && body.items;
+      },
+      { what: 'the later event' },
+    );
+    expect(items.map((i: any) => i.event.id)).toEqual([later.id]);
+    const [first] = await readAll(tenant.token, 1, 10);
     expectProblem(
       await read(tenant.token, { since: now.toISOString(), after: first.cursor }),
       400,
