@@ -75,7 +75,10 @@ describe('notification API: test events', () => {
     expect(
       await countRows(world.db, 'notifications.webhook_deliveries', { endpoint_id: f.endpoint.id }),
     ).toBe(0);
-    expect(await countRows(world.db, 'events.outbox', { tenant_code: f.tenant.code })).toBe(0);
+    // The disabling itself is an event (WEBHOOK_ENDPOINT_DISABLED); no test event was written.
+    expect(
+      await countRows(world.db, 'events.outbox', { tenant_code: f.tenant.code, type: 'WEBHOOK_TEST' }),
+    ).toBe(0);
   });
 
   it('is no type a tenant can subscribe to', async () => {
