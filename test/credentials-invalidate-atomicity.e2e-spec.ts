@@ -66,7 +66,8 @@ describe('credentials: invalidation is atomic and tolerates concurrent writers',
         async () =>
           (
             await db.query(
-              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%credentials%persons%FOR UPDATE%'`,
+              // The person's locking read, by its alias: pg_stat_activity cuts long texts at 1 kB, before FROM.
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'SELECT "PersonEntity"%'`,
             )
           ).length > 0,
         { timeoutMs: 5000, intervalMs: 20, what: 'the invalidation to wait for the row lock' },
