@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import jest from 'eslint-plugin-jest';
 
 // A library is used through its index only, so its inside can change without breaking callers.
 const deepImport = {
@@ -98,6 +99,23 @@ export default tseslint.config(
         'error',
         { selector: 'ExportAllDeclaration', message: 'Name the exports of a library index.' },
       ],
+    },
+  },
+  {
+    // A test that asserts nothing, asserts only on some paths, or is switched off cannot fail.
+    files: TEST_FILES,
+    plugins: { jest },
+    rules: {
+      'jest/expect-expect': [
+        'error',
+        // Helpers that assert: expect* (expectProblem, expectHistoryChain, …), property runs, and
+        // throughFault, which asserts every answer during an outage was 2xx or a bounded 503.
+        { assertFunctionNames: ['expect', 'expect*', '*.expect*', 'fc.assert', 'throughFault'] },
+      ],
+      'jest/no-conditional-expect': 'error',
+      'jest/valid-expect': 'error',
+      'jest/no-disabled-tests': 'error',
+      'jest/no-focused-tests': 'error',
     },
   },
 );

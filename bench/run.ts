@@ -22,6 +22,7 @@ import { eventsSerial } from './scenarios/events-serial';
 import { eventsStream } from './scenarios/events-stream';
 import { fairness } from './scenarios/fairness';
 import { fees } from './scenarios/fees';
+import { portalReads } from './scenarios/portal-reads';
 import { alone, BenchContext, log, Stage } from './scenarios/scenario';
 import { cardSettings } from './scenarios/settings';
 
@@ -34,6 +35,7 @@ const STAGES: Stage[] = [
   eventLoad([eventsSerial, eventsRate, eventsFanout]),
   alone(fairness),
   alone(eventsStream),
+  alone(portalReads),
   cardLoad([fees, cardSettings]),
 ];
 

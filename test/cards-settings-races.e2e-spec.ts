@@ -11,7 +11,7 @@ import {
   startCardApiReplicasWithCardTenant,
 } from './support/card-settings';
 import { RunningApp, TestStack, TenantFixture } from './support/stack';
-import { expectProblem } from './support/problems';
+import { answerOf, problemAnswer } from './support/problems';
 
 describe('card-api: a settings change racing a block or a close of the card', () => {
   let stack: TestStack, sut: RunningApp, replica: RunningApp, db: DataSource, acme: TenantFixture;
@@ -58,15 +58,28 @@ describe('card-api: a settings change racing a block or a close of the card', ()
       expect([statusChanged.status, statusChanged.body.status]).toEqual([200, 'CLOSED']);
       const { view, history } = await expectHistoryChain(sut.api, db, acme.token, cardId, initial);
       expect(view.status).toBe('CLOSED');
-      if (changed.status === 200) {
-        expect(changed.body).toEqual(change);
-        expect(settingsOf(view)).toEqual(change);
-        expect(history.map((h: { current: unknown }) => h.current)).toEqual([change]);
-      } else {
-        expectProblem(changed, 409, 'card_closed');
-        expect([settingsOf(view), view.version]).toEqual([initial, 1]);
-        expect(await cardFootprint(db, cardId)).toMatchObject({ history: 0, events: 0 });
-      }
+      const { history: recorded, events } = await cardFootprint(db, cardId);
+      const applied = {
+        answer: { status: 200, contentType: expect.stringMatching(/^application\/json/), body: change },
+        settings: change,
+        version: 2,
+        history: [change],
+        footprint: { recorded: 1, events: 1 },
+      };
+      const refused = {
+        answer: problemAnswer(changed, 409, 'card_closed'),
+        settings: initial,
+        version: 1,
+        history: [],
+        footprint: { recorded: 0, events: 0 },
+      };
+      expect({
+        answer: answerOf(changed),
+        settings: settingsOf(view),
+        version: view.version,
+        history: history.map((h: { current: unknown }) => h.current),
+        footprint: { recorded, events },
+      }).toEqual(changed.status === 200 ? applied : refused);
       expect((await checkAuthorisation(sut.api, acme.token, cardId, '00')).body.reason).toBe('CARD_CLOSED');
     }
   });

@@ -150,8 +150,13 @@ describe('transactional outbox and relay', () => {
   it('publishes an event committed by a process that died before publishing (relay woken by NOTIFY)', async () => {
     // Exactly the state a crash between COMMIT and publish leaves: a committed row, no job.
     const event = await commitEvent(db, { type: 'PERSON_UPDATED', tenantCode: 'ACME', data: personUpdated });
-    await eventually(() => queue.getJob(event.id), { what: 'the relay to publish the orphaned event' });
-    await eventually(async () => (await outboxRow(event.id))?.publishedAt);
+    const job = await eventually(() => queue.getJob(event.id), {
+      what: 'the relay to publish the orphaned event',
+    });
+    expect(job.data).toEqual({ eventId: event.id });
+    await eventually(async () => (await outboxRow(event.id))?.publishedAt, {
+      what: 'the row marked published',
+    });
   });
 
   it('publishes rows left behind while no relay ran, on the next start', async () => {

@@ -98,10 +98,15 @@ describe('Prometheus scraping a running stack', () => {
         }
       return missing;
     };
-    await eventually(async () => (await withoutData()).length === 0, {
-      timeoutMs: 20_000,
-      what: 'every family scraped',
-    }).catch(async () => expect(await withoutData()).toEqual([]));
+    // What is still missing when the wait gives up, so a failure names the families.
+    const missing = await eventually(
+      async () => {
+        const left = await withoutData();
+        return left.length === 0 && left;
+      },
+      { timeoutMs: 20_000, what: 'every family scraped' },
+    ).catch(() => withoutData());
+    expect(missing).toEqual([]);
     expect((await prometheus.query('up == 1')).map((s) => s.metric.job).sort()).toEqual(
       APPS.map(([job]) => job).sort(),
     );

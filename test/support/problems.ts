@@ -6,11 +6,26 @@ import type { RawResponse } from './raw-http';
  * `code` (and its `type` URN) when given, a title, and the request id of the response header.
  */
 export function expectProblem(r: ApiResponse, status: number, code?: string): void {
-  expect(r.status).toBe(status);
-  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(r.body).toMatchObject({ status, ...(code ? { code, type: `urn:fincore:problem:${code}` } : {}) });
-  expect(r.body.title).toEqual(expect.any(String));
-  expect(r.body.requestId).toBe(r.headers.get('x-request-id'));
+  expect(answerOf(r)).toEqual(problemAnswer(r, status, code));
+}
+
+/** An answer as one value (status, media type, body), to compare whole with the outcomes allowed. */
+export function answerOf(r: ApiResponse): { status: number; contentType: string | null; body: unknown } {
+  return { status: r.status, contentType: r.headers.get('content-type'), body: r.body };
+}
+
+/** What `expectProblem` demands, as a value to compare `answerOf(r)` with. */
+export function problemAnswer(r: ApiResponse, status: number, code?: string) {
+  return {
+    status,
+    contentType: expect.stringMatching(/^application\/problem\+json/),
+    body: expect.objectContaining({
+      status,
+      ...(code ? { code, type: `urn:fincore:problem:${code}` } : {}),
+      title: expect.any(String),
+      requestId: r.headers.get('x-request-id'),
+    }),
+  };
 }
 
 /** The problem body without what differs per request, to compare answers that must not differ. */
