@@ -20,22 +20,20 @@ SELECT id, tenant_id, next_attempt_at, created_at FROM notifications.webhook_del
         ORDER BY created_at, id LIMIT $3;
 
 -- countPerHourOfEndpoint
-WITH hours AS (
-         SELECT generate_series(
-                  date_trunc('hour', $3::timestamptz, 'UTC') - ($4::int - 1) * interval '1 hour',
-                  date_trunc('hour', $3::timestamptz, 'UTC'),
-                  interval '1 hour') AS hour),
+WITH bounds AS (
+         SELECT date_bin('1 hour', $3::timestamptz, timestamptz '2000-01-01 00:00:00+00') - ($4::int - 1) * interval '1 hour' AS first_hour,
+                date_bin('1 hour', $3::timestamptz, timestamptz '2000-01-01 00:00:00+00') + interval '1 hour' AS until),
        counted AS (
-         SELECT date_trunc('hour', created_at, 'UTC') AS hour,
-                count(*) FILTER (WHERE status = 'SUCCEEDED')::int AS succeeded,
-                count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
-                count(*) FILTER (WHERE status = 'PENDING')::int AS pending
-           FROM notifications.webhook_deliveries
-          WHERE tenant_id = $1 AND endpoint_id = $2
-            AND created_at >= date_trunc('hour', $3::timestamptz, 'UTC') - ($4::int - 1) * interval '1 hour'
-            AND created_at < date_trunc('hour', $3::timestamptz, 'UTC') + interval '1 hour'
+         SELECT date_bin('1 hour', d.created_at, timestamptz '2000-01-01 00:00:00+00') AS hour,
+                count(*) FILTER (WHERE d.status = 'SUCCEEDED')::int AS succeeded,
+                count(*) FILTER (WHERE d.status = 'FAILED')::int AS failed,
+                count(*) FILTER (WHERE d.status = 'PENDING')::int AS pending
+           FROM notifications.webhook_deliveries d, bounds b
+          WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.created_at >= b.first_hour AND d.created_at < b.until
           GROUP BY 1)
        SELECT h.hour, coalesce(c.succeeded, 0) AS succeeded, coalesce(c.failed, 0) AS failed,
               coalesce(c.pending, 0) AS pending
-         FROM hours h LEFT JOIN counted c ON c.hour = h.hour
+         FROM bounds b
+        CROSS JOIN generate_series(b.first_hour, b.until - interval '1 hour', interval '1 hour') AS h(hour)
+         LEFT JOIN counted c ON c.hour = h.hour
         ORDER BY h.hour;

@@ -30,6 +30,8 @@ export interface DeliveryHour {
  * their row locks until it ends; the others run on their own. Statuses in SQL are the values of
  * DeliveryStatus (the table's CHECK constraint).
  */
+const UTC_ORIGIN = `timestamptz '2000-01-01 00:00:00+00'`;
+
 @Injectable()
 export class WebhookDeliveryAdminRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -177,24 +179,23 @@ export class WebhookDeliveryAdminRepository {
   ): Promise<DeliveryHour[]> {
     const rows: Array<{ hour: Date; succeeded: number; failed: number; pending: number }> =
       await this.db.query(
-        `WITH hours AS (
-         SELECT generate_series(
-                  date_trunc('hour', $3::timestamptz, 'UTC') - ($4::int - 1) * interval '1 hour',
-                  date_trunc('hour', $3::timestamptz, 'UTC'),
-                  interval '1 hour') AS hour),
+        // Hours by date_bin from a UTC midnight: per row far cheaper than date_trunc in a time zone.
+        `WITH bounds AS (
+         SELECT date_bin('1 hour', $3::timestamptz, ${UTC_ORIGIN}) - ($4::int - 1) * interval '1 hour' AS first_hour,
+                date_bin('1 hour', $3::timestamptz, ${UTC_ORIGIN}) + interval '1 hour' AS until),
        counted AS (
-         SELECT date_trunc('hour', created_at, 'UTC') AS hour,
-                count(*) FILTER (WHERE status = 'SUCCEEDED')::int AS succeeded,
-                count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
-                count(*) FILTER (WHERE status = 'PENDING')::int AS pending
-           FROM notifications.webhook_deliveries
-          WHERE tenant_id = $1 AND endpoint_id = $2
-            AND created_at >= date_trunc('hour', $3::timestamptz, 'UTC') - ($4::int - 1) * interval '1 hour'
-            AND created_at < date_trunc('hour', $3::timestamptz, 'UTC') + interval '1 hour'
+         SELECT date_bin('1 hour', d.created_at, ${UTC_ORIGIN}) AS hour,
+                count(*) FILTER (WHERE d.status = 'SUCCEEDED')::int AS succeeded,
+                count(*) FILTER (WHERE d.status = 'FAILED')::int AS failed,
+                count(*) FILTER (WHERE d.status = 'PENDING')::int AS pending
+           FROM notifications.webhook_deliveries d, bounds b
+          WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.created_at >= b.first_hour AND d.created_at < b.until
           GROUP BY 1)
        SELECT h.hour, coalesce(c.succeeded, 0) AS succeeded, coalesce(c.failed, 0) AS failed,
               coalesce(c.pending, 0) AS pending
-         FROM hours h LEFT JOIN counted c ON c.hour = h.hour
+         FROM bounds b
+        CROSS JOIN generate_series(b.first_hour, b.until - interval '1 hour', interval '1 hour') AS h(hour)
+         LEFT JOIN counted c ON c.hour = h.hour
         ORDER BY h.hour`,
         [tenantId, endpointId, until, hours],
       );
