@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expectQueriesSnapshot } from '@test/support/query-snapshot';
-import { outboxInsertWhen } from '../src/outbox.repository';
+import { outboxInsertWhen } from '../src/outbox-insert';
 
 describe('events statements', () => {
   it('joins the outbox insert checked in under queries/ to a one-statement change', () => {

@@ -17,8 +17,9 @@ export type { EventInput } from './outbox';
 export { OutboxEventEntity } from './outbox.entity';
 export { OutboxPublisher } from './outbox-publisher';
 export { OutboxRelay } from './outbox-relay';
-export { OutboxRepository, outboxInsertWhen, outboxRows } from './outbox.repository';
-export type { OutboxRows } from './outbox.repository';
+export { OutboxRepository } from './outbox.repository';
+export { outboxInsertWhen, outboxRows } from './outbox-insert';
+export type { OutboxRows } from './outbox-insert';
 export { backlogPriority } from './priority';
 export {
   finishedJobRetention,

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { openTestDatabase, TestDatabase } from '@test/support/test-database';
 import { newDomainEvents } from './outbox';
-import { outboxInsertWhen, OutboxRepository, outboxRows } from './outbox.repository';
+import { outboxInsertWhen, outboxRows } from './outbox-insert';
+import { OutboxRepository } from './outbox.repository';
 
 describe('OutboxRepository (PostgreSQL)', () => {
   let testDb: TestDatabase;

@@ -7,7 +7,8 @@ import { EventData, EventType } from './catalog';
 import type { DomainEvent } from './envelope';
 import { newDomainEvents } from './outbox';
 import { OutboxPublisher } from './outbox-publisher';
-import { EventToEnqueue, OutboxRepository, OutboxRows, outboxRows } from './outbox.repository';
+import { OutboxRows, outboxRows } from './outbox-insert';
+import { EventToEnqueue, OutboxRepository } from './outbox.repository';
 
 export interface Transaction {
   manager: EntityManager;
