@@ -115,6 +115,15 @@ describe('subscriber portal in a browser', () => {
     await page.getByText('Test event sent.').waitFor();
     await receiver.waitFor(2, { filter: (w) => w.json?.type === 'WEBHOOK_TEST' });
     await checkAndShoot(page, 'event-types');
+
+    await page.getByRole('link', { name: 'Endpoints' }).click();
+    await page.getByRole('link', { name: receiver.url }).first().click();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Payload').selectOption('THIN');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('definition').filter({ hasText: 'Thin: ids and changed fields only' }).waitFor();
+    const { items } = (await world.api.api.get('/api/v1/webhook-endpoints', { token: acme.token })).body;
+    expect(items.map((e: { payload: string }) => e.payload)).toEqual(['THIN']);
     expect(browser.foreignHosts()).toEqual([]);
   }, 90_000);
 

@@ -45,6 +45,8 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <dd>{endpoint.notificationTypeCodes?.join(', ') ?? t('allTypes')}</dd>
         <dt>{t('ordering')}</dt>
         <dd>{endpoint.ordering === 'SUBJECT' ? t('orderingSubject') : t('orderingNone')}</dd>
+        <dt>{t('payload')}</dt>
+        <dd>{endpoint.payload === 'THIN' ? t('payloadThin') : t('payloadFull')}</dd>
         <dt>{t('created')}</dt>
         <dd>{formatTime(endpoint.createdAt, language)}</dd>
         {endpoint.disabledReason && (
@@ -70,7 +72,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
                   answer(
                     api.PATCH('/api/v1/webhook-endpoints/{endpointId}', {
                       ...path,
-                      body: { ordering: body.ordering, rateLimit: body.rateLimit },
+                      body: { ordering: body.ordering, payload: body.payload, rateLimit: body.rateLimit },
                     }),
                   ),
                 () => (setEditing(false), reload()),

@@ -4,6 +4,7 @@ import { useLoad, usePortal } from '../ui';
 
 type Create = Schemas['CreateWebhookEndpointRequest'];
 type Ordering = NonNullable<Create['ordering']>;
+type Payload = NonNullable<Create['payload']>;
 
 interface Props {
   busy: boolean;
@@ -22,14 +23,16 @@ export function EndpointForm({ busy, onCancel, onSubmit, editing }: Props) {
   const [chosen, setChosen] = useState<string[]>([]);
   const [ordering, setOrdering] = useState<Ordering>(editing?.ordering ?? 'NONE');
   const [rateLimit, setRateLimit] = useState(editing?.rateLimit?.toString() ?? '');
+  const [payload, setPayload] = useState<Payload>(editing?.payload ?? 'FULL');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const limit = rateLimit.trim() === '' ? null : Number(rateLimit);
-    if (editing) return onSubmit({ ordering, rateLimit: limit } as Create);
+    if (editing) return onSubmit({ ordering, payload, rateLimit: limit } as Create);
     onSubmit({
       url,
       ordering,
+      payload,
       rateLimit: limit,
       ...(description ? { description } : {}),
       // The catalog decides the codes; the document's enum is the one it had when the portal was built.
@@ -74,6 +77,13 @@ export function EndpointForm({ busy, onCancel, onSubmit, editing }: Props) {
         <select value={ordering} onChange={(e) => setOrdering(e.target.value as Ordering)}>
           <option value="NONE">{t('orderingNone')}</option>
           <option value="SUBJECT">{t('orderingSubject')}</option>
+        </select>
+      </label>
+      <label>
+        {t('payload')}
+        <select value={payload} onChange={(e) => setPayload(e.target.value as Payload)}>
+          <option value="FULL">{t('payloadFull')}</option>
+          <option value="THIN">{t('payloadThin')}</option>
         </select>
       </label>
       <label>
