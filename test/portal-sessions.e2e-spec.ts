@@ -51,6 +51,10 @@ describe('subscriber portal: links and sessions', () => {
       'validation_failed',
     );
     expect(await countRows(world.db, 'platform.portal_sessions', { tenant_id: tenant.id })).toBe(1);
+
+    // No body at all asks for a read-write link, as a bare `curl -X POST` does.
+    const bare = await world.sut.api.post('/api/v1/portal-sessions', undefined, { token });
+    expect([bare.status, new URL(bare.body.url).pathname]).toEqual([201, '/portal/session']);
   });
 
   it('opens the link into an HttpOnly, SameSite=Strict session cookie and redirects to the portal', async () => {

@@ -87,7 +87,7 @@ describe('the README walkthrough', () => {
       'Credentials (credentials-api, :3001)',
       'Card settings (card-api, :3002)',
       'Fee quotes (card-api, :3002)',
-      ...Array(3).fill('Notifications and signed webhooks (notification-api :3003, notifier :3004)'),
+      ...Array(4).fill('Notifications and signed webhooks (notification-api :3003, notifier :3004)'),
     ]);
     await shell.run(tokenBlock().code);
     const token = await shellValue('TOKEN');
@@ -106,7 +106,7 @@ describe('the README walkthrough', () => {
     await runCardSettings();
     await runFeeQuote();
 
-    const [listen, change, events] = section('Notifications');
+    const [listen, change, events, portal] = section('Notifications');
     await shell.run(listen.code);
     await eventually(() => shell.printed().includes('Printing events'), { what: 'listen to start' });
 
@@ -131,6 +131,15 @@ describe('the README walkthrough', () => {
       () => readFileSync(join(fincoreDir, 'listen-cursor'), 'utf8').trim() === read.items[0].cursor,
       { what: 'listen to keep its cursor' },
     );
+
+    // The portal link opens a session: a cookie, and on to the portal.
+    const { url } = JSON.parse(await shell.run(portal.code));
+    expect(url).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${launched.ports.NOTIFICATION_API_PORT}/portal/`),
+    );
+    const opened = await fetch(url, { redirect: 'manual' });
+    expect([opened.status, opened.headers.get('location')]).toEqual([303, '/portal/']);
+    expect(opened.headers.get('set-cookie')).toMatch(/HttpOnly/i);
   }, 120_000);
 
   it('still works after npm start restarts on the same database: same token, same answers', async () => {

@@ -10,7 +10,9 @@ export const PortalSessionRequest = z
       .describe('True: the session may look but change nothing (default false)'),
   })
   .strict()
-  .meta({ id: 'PortalSessionRequest', example: portalSessionRequestExample });
+  .meta({ id: 'PortalSessionRequest', example: portalSessionRequestExample })
+  // No body at all is a read-write link, as `curl -X POST` without -d asks for.
+  .default({});
 export type PortalSessionRequest = z.infer<typeof PortalSessionRequest>;
 
 export const PortalSessionResponse = z
