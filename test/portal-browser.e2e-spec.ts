@@ -105,6 +105,18 @@ describe('subscriber portal in a browser', () => {
 
     await page.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).click();
     await page.getByRole('img', { name: /Succeeded 1/ }).waitFor();
+    // How a receiver checks this endpoint's webhooks: its public key, and code for three languages.
+    const [shown] = (await world.api.api.get('/api/v1/webhook-endpoints', { token: acme.token })).body.items;
+    await expect(page.getByTestId('public-key').textContent()).resolves.toBe(shown.publicKey);
+    for (const language of ['Node.js', 'Python', 'Go']) {
+      await page.locator('summary', { hasText: language }).click();
+    }
+    const snippets = await page.locator('details[open] pre').allTextContents();
+    expect(snippets).toEqual([
+      expect.stringContaining('new Webhook(process.env.WEBHOOK_SECRET)'),
+      expect.stringContaining('Webhook(os.environ["WEBHOOK_SECRET"])'),
+      expect.stringContaining('standardwebhooks.NewWebhook(os.Getenv("WEBHOOK_SECRET"))'),
+    ]);
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText('Test event sent.').waitFor();
     await receiver.waitFor(1, { filter: (w) => w.json?.type === 'WEBHOOK_TEST' });

@@ -7,6 +7,7 @@ import { EndpointForm } from './EndpointForm';
 import { Health } from './Endpoints';
 import { SecretReveal } from './SecretReveal';
 import { SendTest } from './SendTest';
+import { Verification } from './Verification';
 
 export function EndpointDetailPage({ id }: { id: string }) {
   const { t, language } = usePortal();
@@ -60,6 +61,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <a href={hrefOf({ page: 'deliveries', endpointId: endpoint.id })}>{t('deliveries')}</a>
       </p>
       {secret && <SecretReveal secret={secret} />}
+      <Verification publicKey={endpoint.publicKey} />
       <IfCanChange>
         {editing ? (
           <EndpointForm
