@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { CardApiApp } from '../../apps/card-api/src/app.definition';
+import { CREATE_ACCOUNT_EXAMPLE } from '../../apps/card-api/src/cards/accounts/account.examples';
 import {
   STANDARD_LABELS,
   STANDARD_PRICE_LIST_RULES,
@@ -81,6 +82,8 @@ beforeAll(async () => {
       validTo: fc.constantFrom(null, '2026-12-31'),
     },
     bodies: {
+      // a new account id: the accountId hint names existing accounts, which a create refuses with 409
+      'POST /api/v1/accounts': fc.nat().map((n) => ({ ...CREATE_ACCOUNT_EXAMPLE, accountId: `ACC-FZ-${n}` })),
       // a new card id on an open account, in the group whose codes the settings hints list
       'POST /api/v1/cards': fc.record({
         cardId: fc.nat().map((n) => `CARD-FZ-${n}`),
