@@ -2,6 +2,7 @@ import { webhookEnvelope } from '@fincore/events';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { AppWorld, startAppWorld } from './support/app-world';
 import { ApiResponse, eventually, expectStatus } from './support/http';
+import { untilReadsWait } from './support/event-stream';
 import { commitPersonUpdated, outboxEvents } from './support/outbox';
 import { expectProblem } from './support/problems';
 
@@ -133,10 +134,7 @@ describe('notification API: GET /api/v1/events', () => {
     const tenant = await subscribedTenant();
     const second = await world.stack.startApp(NotificationApiApp);
     const waiting = second.api.get('/api/v1/events?waitSeconds=30', { token: tenant.token });
-    await eventually(
-      async () => /^event_stream_waiting_reads 1$/m.test((await second.api.get('/metrics')).text),
-      { what: 'the read to wait' },
-    );
+    await untilReadsWait(second.url);
     const closing = Date.now();
     await second.close();
     const answer = await waiting;

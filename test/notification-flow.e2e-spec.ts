@@ -3,7 +3,7 @@ import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../apps/notifier/src/app.definition';
 import { webhookTenant } from './support/builders/webhooks';
-import { eventually } from './support/http';
+import { untilReadsWait } from './support/event-stream';
 import { RunningApp, TestStack } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -67,11 +67,7 @@ describe('notification flow: credentials invalidation to signed webhook', () => 
       `/api/v1/events?waitSeconds=20${nextCursor ? `&after=${nextCursor}` : ''}`,
       { token },
     );
-    await eventually(
-      async () =>
-        /^event_stream_waiting_reads 1$/m.test(await (await fetch(`${notifications.url}/metrics`)).text()),
-      { what: 'the read to wait' },
-    );
+    await untilReadsWait(notifications.url);
     const patch = { phone: '+4930555000' };
     expect((await credentials.api.patch(`/api/v1/persons/${person.personId}`, patch, { token })).status).toBe(
       200,
