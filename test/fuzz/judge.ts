@@ -84,6 +84,7 @@ function nulOnlyInPasswords(body: Buffer | undefined): boolean {
 /** The body's validation errors against the documented schema; 'unreadable' for no JSON at all. */
 function bodyErrors(op: Operation, schemas: ResponseSchemas, body: Buffer | undefined): string | undefined {
   if (!op.body) return body?.length ? 'a body where none is documented' : undefined;
+  if (!body?.length && !op.bodyRequired) return undefined;
   if (!body?.length || !isUtf8(body)) return 'unreadable';
   try {
     // a byte order mark may be ignored by a JSON parser (RFC 8259), and is by the apps'

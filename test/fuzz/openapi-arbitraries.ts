@@ -15,7 +15,7 @@ interface ParameterObject {
 }
 interface OperationObject {
   parameters?: ParameterObject[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 }
 
@@ -29,6 +29,8 @@ export interface Operation {
   queryParams: ParameterObject[];
   headerParams: ParameterObject[];
   body?: Schema;
+  /** False where the document lets the body be left out. */
+  bodyRequired: boolean;
   responses: OperationObject['responses'];
   /** Key paths of a body's strings that are free text: no pattern, format or enum constrains them. */
   freeTextIn(body: unknown): Array<Array<string | number>>;
@@ -55,6 +57,7 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
         queryParams: params.filter((p) => p.in === 'query'),
         headerParams: [...headers.values()],
         body: op.requestBody?.content['application/json']?.schema,
+        bodyRequired: op.requestBody?.required !== false,
         responses: op.responses,
         freeTextIn: (body) => {
           const schema = op.requestBody?.content['application/json']?.schema;

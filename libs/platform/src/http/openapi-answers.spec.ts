@@ -24,6 +24,18 @@ describe('documentCommonAnswers', () => {
     expect(responses['503'].content).toEqual(problem);
   });
 
+  it('marks a body optional where its schema has a default, and only there', () => {
+    const bodyOf = (schema: object) => ({
+      requestBody: { required: true, content: { 'application/json': { schema } } },
+      responses: { '201': { description: '' } },
+    });
+    const doc = documentWith('/api/v1/portal-sessions', 'post', bodyOf({ default: {} }));
+    doc.paths['/api/v1/cards'] = { post: bodyOf({ type: 'object' }) } as never;
+    sut(doc);
+    expect(doc.paths['/api/v1/portal-sessions'].post!.requestBody).toMatchObject({ required: false });
+    expect(doc.paths['/api/v1/cards'].post!.requestBody).toMatchObject({ required: true });
+  });
+
   it('adds 414 where the path has parameters and leaves 404 to the controller', () => {
     const doc = documentWith('/api/v1/cards/{cardId}', 'get', {
       parameters: [{ name: 'cardId', in: 'path', required: true }],

@@ -59,6 +59,7 @@ function documentOperation(operation: Operation, method: string): void {
   const inPath = parameters.filter((p) => p.in === 'path');
   const inQuery = parameters.filter((p) => p.in === 'query');
   const body = operation.requestBody !== undefined;
+  optionalWhereDefaulted(operation);
   const tenantHeaderRequired = parameters.some(
     (p) => p.in === 'header' && p.name === 'x-tenant-code' && p.required,
   );
@@ -102,6 +103,18 @@ function documentOperation(operation: Operation, method: string): void {
     const sentence = `Token scopes: ${needs}.`;
     operation.description = operation.description ? `${operation.description}\n\n${sentence}` : sentence;
   }
+}
+
+/**
+ * A body whose schema has a default may be left out (the default is what is taken then): the
+ * document says so, since the generator marks every body required.
+ */
+function optionalWhereDefaulted(operation: Operation): void {
+  const requestBody = operation.requestBody as
+    | { required?: boolean; content?: Record<string, { schema?: { default?: unknown } }> }
+    | undefined;
+  const schema = requestBody?.content?.['application/json']?.schema;
+  if (requestBody && schema && 'default' in schema) requestBody.required = false;
 }
 
 /**
