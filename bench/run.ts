@@ -14,6 +14,7 @@ import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
 import { runCommand } from './support/entry-point';
 import { cardLoad } from './scenarios/card-load';
+import { ceiling } from './scenarios/ceiling';
 import { eventLoad } from './scenarios/event-load';
 import { events } from './scenarios/events';
 import { eventsFanout } from './scenarios/events-fanout';
@@ -37,6 +38,7 @@ const STAGES: Stage[] = [
   alone(eventsStream),
   alone(portalReads),
   cardLoad([fees, cardSettings]),
+  alone(ceiling),
 ];
 
 async function main(): Promise<void> {

@@ -61,6 +61,7 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     await world.analyze();
     const idle = notifier.memory()?.rss ?? NaN;
     fincore = await drive(credentials.url, '/fincore', ids);
+    if (fincore.complete) ctx.fincoreDelivered = fincore.deliveredPerSecond;
     notifierMemory = { idle, peak: notifier.memory()?.peak ?? NaN };
     // What the notifier recorded: every delivery should be SUCCEEDED once its webhook arrived.
     await sleep(2000);

@@ -15,6 +15,8 @@ export interface BenchContext {
   persons?: string[];
   /** Events per second the baseline delivered in the events scenario (one endpoint). */
   baselineCapacity?: number;
+  /** Events per second fincore delivered in the events scenario (one endpoint). */
+  fincoreDelivered?: number;
 }
 
 /** One scenario, selected by its name in BENCH_ONLY; `S` is what it runs on (the run, or its stage). */
