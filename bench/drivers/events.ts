@@ -123,6 +123,8 @@ export interface RateRun extends EventRun {
   offeredPerSecond: number;
   /** Last webhook arrived minus last answer: the backlog left when the load stopped. */
   drainMs: number;
+  /** Where the time went inside the system, where it can tell (one line). */
+  stages?: string;
 }
 
 /**

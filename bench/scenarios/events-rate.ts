@@ -1,4 +1,5 @@
 import { driveEventsAtRate, RateRun } from '../drivers/events';
+import { deliveryStages } from '../support/stages';
 import { BenchContext, latencyRow, log } from './scenario';
 import { EventLoadScenario, NO_PERSONS, runNote } from './event-load';
 
@@ -27,14 +28,19 @@ export const eventsRate: EventLoadScenario<RateRun> = {
     const ids = system.measurable.slice(0, Math.max(1, Math.round(perSecond * system.ctx.settings.seconds)));
     const paths = [`/${system.name}-rate`];
     await system.prepare(paths, 'rate');
+    const since = new Date();
     log(`events-rate: ${system.name}, ${ids.length} changes at ${perSecond.toFixed(0)}/s`);
-    return driveEventsAtRate({ ...system.drive(paths, ids, 'rate '), perSecond });
+    const run = await driveEventsAtRate({ ...system.drive(paths, ids, 'rate '), perSecond });
+    return system.name === 'fincore'
+      ? { ...run, stages: await deliveryStages(system.ctx.world, paths[0], since) }
+      : run;
   },
   rows({ fincore, baseline }, notMeasured, { settings }) {
     const scenario = 'events-rate';
     const notes = [
       ...runNote(settings, 'fincore', fincore),
       ...(fincore ? [`fincore: ${keptUp(fincore)}`] : []),
+      ...(fincore?.stages ? [`fincore: ${fincore.stages}`] : []),
       ...runNote(settings, 'baseline', baseline),
       ...(baseline ? [`baseline: ${keptUp(baseline)}`] : []),
     ];
