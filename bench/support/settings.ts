@@ -117,7 +117,7 @@ export interface SoakSettings extends BenchSettings {
 export function loadSoakSettings(): SoakSettings {
   return {
     ...loadBenchSettings(),
-    minutes: numberFrom('SOAK_MINUTES', 2),
+    minutes: numberFrom('SOAK_MINUTES', 4),
     eventsPerSecond: numberFrom('SOAK_EVENTS_PER_SECOND', 20),
     retentionSeconds: numberFrom('SOAK_RETENTION_SECONDS', 30),
     retentionIntervalSeconds: numberFrom('SOAK_RETENTION_INTERVAL_SECONDS', 5),
