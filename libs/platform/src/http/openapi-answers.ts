@@ -111,8 +111,7 @@ function documentOperation(operation: Operation, method: string): void {
  */
 function optionalWhereDefaulted(operation: Operation): void {
   const requestBody = operation.requestBody as
-    | { required?: boolean; content?: Record<string, { schema?: { default?: unknown } }> }
-    | undefined;
+    { required?: boolean; content?: Record<string, { schema?: { default?: unknown } }> } | undefined;
   const schema = requestBody?.content?.['application/json']?.schema;
   if (requestBody && schema && 'default' in schema) requestBody.required = false;
 }
