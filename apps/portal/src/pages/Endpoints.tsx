@@ -53,6 +53,7 @@ export function EndpointsPage() {
         {adding ? (
           <EndpointForm
             busy={action.busy}
+            fields={action.fields}
             onCancel={() => setAdding(false)}
             onSubmit={(body) =>
               action.run(
