@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createPortalLink } from './builders/portal';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
+import type { RunningApp } from './stack';
 
 /**
  * The portal's screenshots: into docs/portal (referenced by docs/portal.md) with
@@ -80,4 +82,13 @@ export async function checkAndShoot(page: Page, name: string): Promise<void> {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A new page on a read-write portal session of the token's tenant, opened from a link the API gave. */
+export async function openPortal(browser: PortalBrowser, app: RunningApp, token: string): Promise<Page> {
+  const { pathname, search } = new URL((await createPortalLink(app.api, token)).url);
+  const page = await browser.newPage();
+  await page.goto(`${app.url}${pathname}${search}`);
+  await page.waitForURL('**/portal/');
+  return page;
 }

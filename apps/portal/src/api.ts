@@ -14,11 +14,18 @@ export const api = createClient<paths>({
   headers: { 'x-fincore-portal': '1' },
 });
 
+/** A field the API refused, as its validation problem names it (`filter.any.0.path`). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
 /** An error answer of the API, with its problem detail (in the browser's language). */
 export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly fields: readonly FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -34,6 +41,10 @@ interface Answer<T> {
 export async function answer<T>(request: Promise<Answer<T>>): Promise<T> {
   const { data, error, response } = await request;
   if (response.ok) return data as T;
-  const problem = (error ?? {}) as { detail?: string; title?: string };
-  throw new ApiProblem(response.status, problem.detail ?? problem.title ?? response.statusText);
+  const problem = (error ?? {}) as { detail?: string; title?: string; errors?: FieldProblem[] };
+  throw new ApiProblem(
+    response.status,
+    problem.detail ?? problem.title ?? response.statusText,
+    problem.errors ?? [],
+  );
 }

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { ApiProblem } from './api';
+import { ApiProblem, type FieldProblem } from './api';
 import type { Language, Translate } from './i18n';
 
 export interface PortalContext {
@@ -35,23 +35,26 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   return { value, problem, reload };
 }
 
-/** Runs a change, then `done`; a refusal shows as a problem instead. */
+/** Runs a change, then `done`; a refusal shows as a problem instead, with the fields it names. */
 export function useAction() {
   const [problem, setProblem] = useState<string>();
+  const [fields, setFields] = useState<readonly FieldProblem[]>([]);
   const [busy, setBusy] = useState(false);
   const run = async (action: () => Promise<unknown>, done?: () => void) => {
     setBusy(true);
     setProblem(undefined);
+    setFields([]);
     try {
       await action();
       done?.();
     } catch (e) {
-      setProblem(e instanceof ApiProblem || e instanceof Error ? e.message : String(e));
+      setProblem(e instanceof Error ? e.message : String(e));
+      if (e instanceof ApiProblem) setFields(e.fields);
     } finally {
       setBusy(false);
     }
   };
-  return { run, problem, busy };
+  return { run, problem, fields, busy };
 }
 
 export function Problem({ text }: { text?: string }) {
@@ -61,6 +64,29 @@ export function Problem({ text }: { text?: string }) {
     <p role="alert" className="problem">
       {t('problem', { detail: text })}
     </p>
+  );
+}
+
+/** What the API said of one field (and of the fields inside it), beside that field. */
+export function FieldProblems({
+  id,
+  field,
+  fields,
+}: {
+  id: string;
+  field: string;
+  fields: readonly FieldProblem[];
+}) {
+  const mine = fields.filter((f) => f.field === field || f.field.startsWith(`${field}.`));
+  if (mine.length === 0) return null;
+  return (
+    <ul id={id} role="alert" className="problem field-problem">
+      {mine.map((f) => (
+        <li key={f.field + f.message}>
+          {f.field === field ? f.message : `${f.field.slice(field.length + 1)}: ${f.message}`}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -145,6 +145,7 @@ describe('notification statements', () => {
       ...(await statementsOf('countPerHourOfEndpoint', () =>
         admin.countPerHourOfEndpoint(tenant.id, endpoint.id, new Date(), 24),
       )),
+      ...(await statementsOf('healthOfTenant', () => admin.healthOfTenant(tenant.id, new Date()))),
     });
     expectQueriesSnapshot(join(__dirname, 'webhook-delivery-retention.repository.sql'), {
       ...(await statementsOf('deleteFinishedBefore', () => retention.deleteFinishedBefore(new Date(0), 10))),

@@ -37,3 +37,17 @@ WITH bounds AS (
         CROSS JOIN generate_series(b.first_hour, b.until - interval '1 hour', interval '1 hour') AS h(hour)
          LEFT JOIN counted c ON c.hour = h.hour
         ORDER BY h.hour;
+
+-- healthOfTenant
+SELECT e.id AS endpoint_id,
+              count(DISTINCT d.id) FILTER (WHERE d.status = 'SUCCEEDED')::int AS succeeded,
+              count(DISTINCT d.id) FILTER (WHERE d.status = 'FAILED')::int AS failed,
+              count(DISTINCT d.id) FILTER (WHERE d.status = 'PENDING')::int AS pending,
+              percentile_disc(0.95) WITHIN GROUP (ORDER BY a.duration_ms) AS p95_duration_ms
+         FROM notifications.webhook_endpoints e
+         LEFT JOIN notifications.webhook_deliveries d
+           ON d.endpoint_id = e.id AND d.tenant_id = $1 AND d.created_at >= $2
+         LEFT JOIN notifications.webhook_delivery_attempts a ON a.delivery_id = d.id
+        WHERE e.tenant_id = $1 AND e.deleted_at IS NULL
+        GROUP BY e.id
+        ORDER BY e.created_at, e.id;

@@ -36,7 +36,10 @@ export { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-de
 export { WebhookDeliveryAttemptRepository } from './webhook-deliveries/webhook-delivery-attempt.repository';
 export type { LockedForFailure } from './webhook-deliveries/webhook-delivery-attempt.repository';
 export { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
-export type { DeliveryHour } from './webhook-deliveries/webhook-delivery-admin.repository';
+export type {
+  DeliveryHour,
+  EndpointHealthCounts,
+} from './webhook-deliveries/webhook-delivery-admin.repository';
 export { WebhookDeliveryRetentionRepository } from './webhook-deliveries/webhook-delivery-retention.repository';
 export { WebhookDeliveryErasureRepository } from './webhook-deliveries/webhook-delivery-erasure.repository';
 export type {

@@ -6,6 +6,7 @@ import {
   EndpointOrdering,
   EndpointStatus,
   NotificationConfigRepository,
+  WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
 } from '@fincore/notifications';
@@ -126,6 +127,27 @@ export class NotificationRows {
     return this.db
       .getRepository(WebhookDeliveryEntity)
       .save(aWebhookDelivery({ tenantId: endpoint.tenantId, endpointId: endpoint.id, ...overrides }));
+  }
+
+  /** A failed attempt of the delivery, numbered after its others unless told. */
+  async attempt(
+    delivery: WebhookDeliveryEntity,
+    overrides: Partial<WebhookDeliveryAttemptEntity> = {},
+  ): Promise<WebhookDeliveryAttemptEntity> {
+    const attempts = this.db.getRepository(WebhookDeliveryAttemptEntity);
+    return attempts.save({
+      id: randomUUID(),
+      deliveryId: delivery.id,
+      tenantId: delivery.tenantId,
+      attemptNumber: (await attempts.countBy({ deliveryId: delivery.id })) + 1,
+      startedAt: delivery.createdAt,
+      durationMs: 12,
+      statusCode: 500,
+      outcome: 'FAILED',
+      error: 'HTTP 500',
+      responseExcerpt: null,
+      ...overrides,
+    });
   }
 
   async deliveryRow(id: string): Promise<WebhookDeliveryEntity> {

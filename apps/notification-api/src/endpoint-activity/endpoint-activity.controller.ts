@@ -10,15 +10,29 @@ import {
 import { ApiAuth, CurrentPrincipal, Principal, PROBLEM_CONTENT } from '@fincore/platform';
 import { EntityId } from '../common/common.schemas';
 import { WebhookDeliveryResponse } from '../webhook-deliveries/webhook-delivery.schemas';
-import { EndpointDeliveryStats, StatsQuery } from './endpoint-activity.schemas';
+import { EndpointDeliveryStats, EndpointHealthList, StatsQuery } from './endpoint-activity.schemas';
 import { EndpointActivityService } from './endpoint-activity.service';
 
 @ApiTags('Webhook endpoints')
-@Controller('api/v1/webhook-endpoints/:endpointId')
+@Controller('api/v1/webhook-endpoints')
 export class EndpointActivityController {
   constructor(private readonly service: EndpointActivityService) {}
 
-  @Get('stats')
+  @Get('health')
+  @ApiAuth('notifications:read')
+  @ApiOperation({
+    summary: "Every endpoint's last 24 hours: deliveries by outcome and the p95 attempt duration",
+    description:
+      'The figures the statistics give one endpoint at a time (same window, same outcomes), for all of the ' +
+      "tenant's endpoints at once, computed by PostgreSQL in one statement. The p95 is over the attempts of " +
+      'those deliveries. An endpoint without deliveries is listed with zeros and a null p95.',
+  })
+  @ApiOkResponse({ standardSchema: EndpointHealthList })
+  health(@CurrentPrincipal() principal: Principal) {
+    return this.service.health(principal);
+  }
+
+  @Get(':endpointId/stats')
   @ApiAuth('notifications:read')
   @ApiOperation({
     summary: "The endpoint's deliveries per hour by outcome, over the last 24 hours or 7 days",
@@ -35,7 +49,7 @@ export class EndpointActivityController {
     return this.service.stats(principal, endpointId, query.window);
   }
 
-  @Post('test')
+  @Post(':endpointId/test')
   @ApiAuth('notifications:write')
   @ApiOperation({
     summary: 'Send a WEBHOOK_TEST event to this endpoint only',

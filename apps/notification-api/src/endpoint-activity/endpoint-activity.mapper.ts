@@ -1,4 +1,4 @@
-import type { DeliveryHour } from '@fincore/notifications';
+import type { DeliveryHour, EndpointHealthCounts } from '@fincore/notifications';
 import { type StatsWindow, totalOf } from './domain/stats-window';
 
 const HOUR_MS = 3_600_000;
@@ -18,5 +18,18 @@ export function mapEndpointDeliveryStats(
     until: last ? new Date(last.getTime() + HOUR_MS).toISOString() : new Date().toISOString(),
     total: totalOf(counts),
     hours: hours.map((h, i) => ({ hour: h.hour.toISOString(), ...counts[i] })),
+  };
+}
+
+export function mapEndpointHealthList(from: Date, rows: readonly EndpointHealthCounts[]) {
+  return {
+    window: '24h' as const,
+    from: from.toISOString(),
+    until: new Date(from.getTime() + 24 * HOUR_MS).toISOString(),
+    items: rows.map((r) => ({
+      endpointId: r.endpointId,
+      deliveries: { succeeded: r.succeeded, failed: r.failed, pending: r.pending },
+      p95DurationMs: r.p95DurationMs,
+    })),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { oneOf, timestamp } from '../common/common.schemas';
 import { STATS_WINDOWS } from './domain/stats-window';
-import { endpointDeliveryStatsExample } from './endpoint-activity.examples';
+import { endpointDeliveryStatsExample, endpointHealthListExample } from './endpoint-activity.examples';
 
 export const StatsQuery = z
   .object({
@@ -33,3 +33,28 @@ export const EndpointDeliveryStats = z
       ),
   })
   .meta({ id: 'EndpointDeliveryStats', example: endpointDeliveryStatsExample });
+
+export const EndpointHealthList = z
+  .object({
+    window: z.literal('24h'),
+    from: timestamp.describe('Start of the first hour, as in the 24h statistics'),
+    until: timestamp.describe('End of the current hour'),
+    items: z
+      .array(
+        z.object({
+          endpointId: z.uuid(),
+          deliveries: Counts.describe('Deliveries created in the window, by the status they have now'),
+          p95DurationMs: z
+            .number()
+            .int()
+            .nullable()
+            .describe(
+              "95th percentile of the duration of those deliveries' attempts, in ms (an observed duration); null: no attempt",
+            ),
+        }),
+      )
+      .describe(
+        'Every endpoint of the tenant, in the order they are listed; zeros for one without deliveries',
+      ),
+  })
+  .meta({ id: 'WebhookEndpointHealthList', example: endpointHealthListExample });

@@ -61,6 +61,28 @@ describe('EndpointActivityService', () => {
     });
   });
 
+  describe('health', () => {
+    it("reads the tenant's endpoints over the 24h statistics' window", async () => {
+      deliveries.healthOfTenant.mockResolvedValue([
+        { endpointId: 'e-1', succeeded: 3, failed: 1, pending: 0, p95DurationMs: 120 },
+      ]);
+
+      const health = await sut.health(principal);
+
+      const [tenantId, from] = deliveries.healthOfTenant.mock.calls[0];
+      expect(tenantId).toBe('tenant-1');
+      expect(from.getTime() % 3_600_000).toBe(0);
+      expect(health).toEqual({
+        window: '24h',
+        from: from.toISOString(),
+        until: new Date(from.getTime() + 24 * 3_600_000).toISOString(),
+        items: [
+          { endpointId: 'e-1', deliveries: { succeeded: 3, failed: 1, pending: 0 }, p95DurationMs: 120 },
+        ],
+      });
+    });
+  });
+
   describe('sendTest', () => {
     it('emits a WEBHOOK_TEST event with one delivery to the endpoint, then enqueues it', async () => {
       const endpoint = aWebhookEndpoint({ tenantId: 'tenant-1' });

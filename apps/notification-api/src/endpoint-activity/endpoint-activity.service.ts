@@ -14,12 +14,15 @@ import {
 } from '../common/notification.problems';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import { mapWebhookDelivery } from '../webhook-deliveries/webhook-delivery.mapper';
-import { hoursOf, type StatsWindow } from './domain/stats-window';
-import { mapEndpointDeliveryStats } from './endpoint-activity.mapper';
+import { hoursOf, type StatsWindow, windowStart } from './domain/stats-window';
+import { mapEndpointDeliveryStats, mapEndpointHealthList } from './endpoint-activity.mapper';
 
 export const TEST_MESSAGE = 'A test event from fincore: your endpoint receives and verifies webhooks.';
 
-/** What an endpoint has been receiving (its deliveries per hour), and a test event on request. */
+/**
+ * What endpoints have been receiving (one endpoint's deliveries per hour, every endpoint's last day
+ * in figures), and a test event on request.
+ */
 @Injectable()
 export class EndpointActivityService {
   constructor(
@@ -68,5 +71,11 @@ export class EndpointActivityService {
       hoursOf(window),
     );
     return mapEndpointDeliveryStats(endpoint.id, window, hours);
+  }
+
+  /** Every endpoint's last 24 hours, the window the 24h statistics cover. */
+  async health(principal: Principal) {
+    const from = windowStart('24h', new Date());
+    return mapEndpointHealthList(from, await this.deliveries.healthOfTenant(principal.tenantId, from));
   }
 }

@@ -4,6 +4,7 @@ import { hrefOf } from '../route';
 import { StatsChart } from '../StatsChart';
 import { formatTime, IfCanChange, Loading, Problem, useAction, useLoad, usePortal } from '../ui';
 import { EndpointForm } from './EndpointForm';
+import { SecurityFacts } from './EndpointSecurity';
 import { Health } from './Endpoints';
 import { SecretReveal } from './SecretReveal';
 import { SendTest } from './SendTest';
@@ -48,6 +49,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <dd>{endpoint.ordering === 'SUBJECT' ? t('orderingSubject') : t('orderingNone')}</dd>
         <dt>{t('payload')}</dt>
         <dd>{endpoint.payload === 'THIN' ? t('payloadThin') : t('payloadFull')}</dd>
+        <SecurityFacts endpoint={endpoint} />
         <dt>{t('created')}</dt>
         <dd>{formatTime(endpoint.createdAt, language)}</dd>
         {endpoint.disabledReason && (
@@ -67,6 +69,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
           <EndpointForm
             editing={endpoint}
             busy={action.busy}
+            fields={action.fields}
             onCancel={() => setEditing(false)}
             onSubmit={(body) =>
               action.run(
@@ -74,7 +77,14 @@ export function EndpointDetailPage({ id }: { id: string }) {
                   answer(
                     api.PATCH('/api/v1/webhook-endpoints/{endpointId}', {
                       ...path,
-                      body: { ordering: body.ordering, payload: body.payload, rateLimit: body.rateLimit },
+                      body: {
+                        ordering: body.ordering,
+                        payload: body.payload,
+                        rateLimit: body.rateLimit,
+                        signatureSchemes: body.signatureSchemes,
+                        filter: body.filter,
+                        tls: body.tls,
+                      },
                     }),
                   ),
                 () => (setEditing(false), reload()),

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { answer, api, type Schemas } from '../api';
+import { answer, api, type FieldProblem, type Schemas } from '../api';
+import { emptyTls, filterText, readFilter, tlsField } from '../endpoint-settings';
 import { useLoad, usePortal } from '../ui';
+import { FilterField, type Scheme, SchemesField, TlsFields } from './EndpointSecurity';
 
 type Create = Schemas['CreateWebhookEndpointRequest'];
 type Ordering = NonNullable<Create['ordering']>;
@@ -10,12 +12,14 @@ interface Props {
   busy: boolean;
   onCancel(): void;
   onSubmit(body: Create): void;
+  /** The fields the API refused last time, shown beside each. */
+  fields: readonly FieldProblem[];
   /** Editing an existing endpoint: only what can change after creation is offered. */
   editing?: Schemas['WebhookEndpoint'];
 }
 
 /** The endpoint's settings; the event types offered are whatever the catalog lists. */
-export function EndpointForm({ busy, onCancel, onSubmit, editing }: Props) {
+export function EndpointForm({ busy, onCancel, onSubmit, editing, fields }: Props) {
   const { t } = usePortal();
   const types = useLoad(() => answer(api.GET('/api/v1/notification-types')), []);
   const [url, setUrl] = useState('');
@@ -24,16 +28,28 @@ export function EndpointForm({ busy, onCancel, onSubmit, editing }: Props) {
   const [ordering, setOrdering] = useState<Ordering>(editing?.ordering ?? 'NONE');
   const [rateLimit, setRateLimit] = useState(editing?.rateLimit?.toString() ?? '');
   const [payload, setPayload] = useState<Payload>(editing?.payload ?? 'FULL');
+  const [schemes, setSchemes] = useState<Scheme[]>(editing?.signatureSchemes ?? ['v1']);
+  const [filter, setFilter] = useState(filterText(editing?.filter));
+  const [notJson, setNotJson] = useState<string>();
+  const [tls, setTls] = useState(emptyTls(editing?.tls ? 'keep' : 'none'));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const limit = rateLimit.trim() === '' ? null : Number(rateLimit);
-    if (editing) return onSubmit({ ordering, payload, rateLimit: limit } as Create);
-    onSubmit({
-      url,
+    const read = readFilter(filter);
+    setNotJson(read.ok ? undefined : read.detail);
+    if (!read.ok) return;
+    const settings = {
       ordering,
       payload,
-      rateLimit: limit,
+      rateLimit: rateLimit.trim() === '' ? null : Number(rateLimit),
+      signatureSchemes: schemes,
+      filter: read.filter as Create['filter'],
+      ...tlsField(tls),
+    };
+    if (editing) return onSubmit(settings as Create);
+    onSubmit({
+      url,
+      ...settings,
       ...(description ? { description } : {}),
       // The catalog decides the codes; the document's enum is the one it had when the portal was built.
       ...(chosen.length ? { notificationTypeCodes: chosen as Create['notificationTypeCodes'] } : {}),
@@ -96,6 +112,9 @@ export function EndpointForm({ busy, onCancel, onSubmit, editing }: Props) {
           onChange={(e) => setRateLimit(e.target.value)}
         />
       </label>
+      <SchemesField schemes={schemes} onChange={setSchemes} fields={fields} />
+      <FilterField text={filter} onChange={setFilter} notJson={notJson} fields={fields} />
+      <TlsFields draft={tls} onChange={setTls} stored={!!editing?.tls} fields={fields} />
       <div className="actions">
         <button type="submit" disabled={busy}>
           {t('save')}

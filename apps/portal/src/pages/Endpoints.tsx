@@ -6,6 +6,7 @@ import { EndpointForm } from './EndpointForm';
 import { SecretReveal } from './SecretReveal';
 
 type Endpoint = Schemas['WebhookEndpoint'];
+type DayHealth = Schemas['WebhookEndpointHealthList']['items'][number];
 
 export function Health({ endpoint }: { endpoint: Endpoint }) {
   const { t, language } = usePortal();
@@ -23,9 +24,24 @@ export function Health({ endpoint }: { endpoint: Endpoint }) {
   return <Badge kind="pending">{t('noDeliveriesYet')}</Badge>;
 }
 
+/** The endpoint's last 24 hours in figures, as the API counts them for every endpoint at once. */
+function DayFigures({ health }: { health?: DayHealth }) {
+  const { t } = usePortal();
+  if (!health) return null;
+  const { succeeded, failed, pending } = health.deliveries;
+  const p95 = health.p95DurationMs === null ? t('noAttempts') : t('p95', { ms: health.p95DurationMs });
+  return (
+    <p className="figures">
+      {t('dayFigures', { succeeded, failed, pending })} · {p95}
+    </p>
+  );
+}
+
 export function EndpointsPage() {
   const { t } = usePortal();
   const { value, problem, reload } = useLoad(() => answer(api.GET('/api/v1/webhook-endpoints')), []);
+  const health = useLoad(() => answer(api.GET('/api/v1/webhook-endpoints/health')), []);
+  const healthOf = new Map(health.value?.items.map((h) => [h.endpointId, h]));
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<string>();
   const action = useAction();
@@ -37,11 +53,12 @@ export function EndpointsPage() {
         {adding ? (
           <EndpointForm
             busy={action.busy}
+            fields={action.fields}
             onCancel={() => setAdding(false)}
             onSubmit={(body) =>
               action.run(
                 async () => setSecret((await answer(api.POST('/api/v1/webhook-endpoints', { body }))).secret),
-                () => (setAdding(false), reload()),
+                () => (setAdding(false), reload(), health.reload()),
               )
             }
           />
@@ -74,6 +91,7 @@ export function EndpointsPage() {
                 <td>{e.description ?? ''}</td>
                 <td>
                   <Health endpoint={e} />
+                  <DayFigures health={healthOf.get(e.id)} />
                 </td>
               </tr>
             ))}

@@ -3,7 +3,7 @@ import { answer, api } from '../api';
 import { IfCanChange, Loading, useLoad, usePortal } from '../ui';
 import { SendTest } from './SendTest';
 
-/** The catalog as the API lists it: whatever types it returns, with their data schemas. */
+/** The catalog as the API lists it: whatever types it returns, with an example of their data and its schema. */
 export function EventTypesPage() {
   const { t } = usePortal();
   const { value, problem } = useLoad(() => answer(api.GET('/api/v1/notification-types')), []);
@@ -39,6 +39,10 @@ export function EventTypesPage() {
           <article key={type.code} className="card">
             <h2>{type.code}</h2>
             <p>{type.description}</p>
+            <details open>
+              <summary>{t('example')}</summary>
+              <pre data-testid={`example-${type.code}`}>{JSON.stringify(type.example, null, 2)}</pre>
+            </details>
             <details>
               <summary>{t('schema')}</summary>
               <pre>{JSON.stringify(type.dataSchema, null, 2)}</pre>

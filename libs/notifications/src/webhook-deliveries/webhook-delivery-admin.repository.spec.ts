@@ -59,6 +59,36 @@ describe('WebhookDeliveryAdminRepository', () => {
     });
   });
 
+  describe('healthOfTenant', () => {
+    const since = new Date(Date.UTC(2032, 0, 1));
+    const after = (minutes: number) => new Date(since.getTime() + minutes * 60_000);
+    const finished = { nextAttemptAt: null, createdAt: after(5) };
+
+    it("counts each endpoint's deliveries since the moment by status, with the p95 of their attempts", async () => {
+      const tenantOfTheirs = await db.createTenant();
+      const quiet = await rows.endpoint(tenant, { createdAt: after(0) });
+      const succeeded = await rows.delivery(endpoint, { ...finished, status: 'SUCCEEDED' });
+      const failed = await rows.delivery(endpoint, { ...finished, status: 'FAILED' });
+      await rows.delivery(endpoint, { createdAt: after(6) });
+      // 20 attempts of 10, 20 … 200 ms: the 95th percentile is the 19th, 190 ms.
+      for (let n = 1; n <= 10; n++) await rows.attempt(failed, { durationMs: n * 10 });
+      for (let n = 11; n <= 20; n++) await rows.attempt(succeeded, { durationMs: n * 10 });
+      // Before the moment, and another tenant's: not counted.
+      const old = await rows.delivery(endpoint, { ...finished, createdAt: after(-1), status: 'FAILED' });
+      await rows.attempt(old, { durationMs: 9_000 });
+      const theirs = await rows.delivery(await rows.endpoint(tenantOfTheirs), {
+        ...finished,
+        status: 'FAILED',
+      });
+      await rows.attempt(theirs, { durationMs: 9_000 });
+
+      expect(await sut.healthOfTenant(tenant.id, since)).toEqual([
+        { endpointId: endpoint.id, succeeded: 1, failed: 1, pending: 1, p95DurationMs: 190 },
+        { endpointId: quiet.id, succeeded: 0, failed: 0, pending: 0, p95DurationMs: null },
+      ]);
+    });
+  });
+
   describe('pagePending', () => {
     it('pages through pending deliveries in (created_at, id) order', async () => {
       const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));
@@ -93,7 +123,10 @@ describe('WebhookDeliveryAdminRepository', () => {
   describe('oldestOverdueAgeSeconds', () => {
     const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
     const inChain = (sequence: number) => ({ subjectType: 'person', subjectId: 'p-1', sequence });
-    beforeEach(() => db.dataSource.query(`DELETE FROM notifications.webhook_deliveries`));
+    beforeEach(async () => {
+      await db.dataSource.query(`DELETE FROM notifications.webhook_delivery_attempts`);
+      await db.dataSource.query(`DELETE FROM notifications.webhook_deliveries`);
+    });
 
     it('is 0 without a pending delivery whose time has come', async () => {
       await rows.delivery(endpoint, { nextAttemptAt: new Date(Date.now() + 60_000) });

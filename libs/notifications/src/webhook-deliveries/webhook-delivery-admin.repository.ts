@@ -23,6 +23,16 @@ export interface DeliveryHour {
   pending: number;
 }
 
+/** An endpoint's deliveries since a moment, by where they stand now, and how long their attempts took. */
+export interface EndpointHealthCounts {
+  endpointId: string;
+  succeeded: number;
+  failed: number;
+  pending: number;
+  /** The 95th percentile of their attempts' durations (an observed one); null without attempts. */
+  p95DurationMs: number | null;
+}
+
 /**
  * `notifications.webhook_deliveries` and `…_attempts` as the tenant and the operator see them:
  * listing and reading, putting finished deliveries back on their way, ending the pending ones of
@@ -200,5 +210,43 @@ export class WebhookDeliveryAdminRepository {
         [tenantId, endpointId, until, hours],
       );
     return rows.map((r) => ({ hour: r.hour, succeeded: r.succeeded, failed: r.failed, pending: r.pending }));
+  }
+
+  /**
+   * Every endpoint of the tenant (deleted ones left out, oldest first, as listed) with its
+   * deliveries created since `since` counted by status and the p95 of their attempts' durations;
+   * zeros and null for one without deliveries. One grouped statement: the window's deliveries are
+   * read on the tenant's index (tenant_id, created_at) and their attempts on (delivery_id, …).
+   */
+  async healthOfTenant(tenantId: string, since: Date): Promise<EndpointHealthCounts[]> {
+    const rows: Array<{
+      endpoint_id: string;
+      succeeded: number;
+      failed: number;
+      pending: number;
+      p95_duration_ms: number | null;
+    }> = await this.db.query(
+      // Deliveries are counted DISTINCT: the join to their attempts repeats each once per attempt.
+      `SELECT e.id AS endpoint_id,
+              count(DISTINCT d.id) FILTER (WHERE d.status = 'SUCCEEDED')::int AS succeeded,
+              count(DISTINCT d.id) FILTER (WHERE d.status = 'FAILED')::int AS failed,
+              count(DISTINCT d.id) FILTER (WHERE d.status = 'PENDING')::int AS pending,
+              percentile_disc(0.95) WITHIN GROUP (ORDER BY a.duration_ms) AS p95_duration_ms
+         FROM notifications.webhook_endpoints e
+         LEFT JOIN notifications.webhook_deliveries d
+           ON d.endpoint_id = e.id AND d.tenant_id = $1 AND d.created_at >= $2
+         LEFT JOIN notifications.webhook_delivery_attempts a ON a.delivery_id = d.id
+        WHERE e.tenant_id = $1 AND e.deleted_at IS NULL
+        GROUP BY e.id
+        ORDER BY e.created_at, e.id`,
+      [tenantId, since],
+    );
+    return rows.map((r) => ({
+      endpointId: r.endpoint_id,
+      succeeded: r.succeeded,
+      failed: r.failed,
+      pending: r.pending,
+      p95DurationMs: r.p95_duration_ms,
+    }));
   }
 }

@@ -1,4 +1,4 @@
-import { hoursOf, totalOf as sut } from './stats-window';
+import { hoursOf, totalOf as sut, windowStart } from './stats-window';
 
 describe('totalOf', () => {
   it('sums every hour by outcome', () => {
@@ -17,5 +17,12 @@ describe('totalOf', () => {
 describe('hoursOf', () => {
   it('covers a day or a week in hours', () => {
     expect([hoursOf('24h'), hoursOf('7d')]).toEqual([24, 168]);
+  });
+});
+
+describe('windowStart', () => {
+  it("starts the day's window at the whole hour 23 hours before the current one", () => {
+    expect(windowStart('24h', new Date('2026-01-15T10:42:07Z'))).toEqual(new Date('2026-01-14T11:00:00Z'));
+    expect(windowStart('24h', new Date('2026-01-15T10:00:00Z'))).toEqual(new Date('2026-01-14T11:00:00Z'));
   });
 });

@@ -8,6 +8,14 @@ export function hoursOf(window: StatsWindow): number {
   return HOURS[window];
 }
 
+const HOUR_MS = 3_600_000;
+
+/** Start of the first of the window's whole UTC hours, the last being the one holding `now`. */
+export function windowStart(window: StatsWindow, now: Date): Date {
+  const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return new Date(currentHour - (hoursOf(window) - 1) * HOUR_MS);
+}
+
 export interface HourCounts {
   succeeded: number;
   failed: number;
