@@ -14,6 +14,7 @@ import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
 import { runCommand } from './support/entry-point';
 import { cardLoad } from './scenarios/card-load';
+import { costCurves } from './scenarios/cost-curves';
 import { eventLoad } from './scenarios/event-load';
 import { events } from './scenarios/events';
 import { eventsFanout } from './scenarios/events-fanout';
@@ -37,6 +38,7 @@ const STAGES: Stage[] = [
   alone(eventsStream),
   alone(portalReads),
   cardLoad([fees, cardSettings]),
+  alone(costCurves),
 ];
 
 async function main(): Promise<void> {
@@ -47,8 +49,12 @@ async function main(): Promise<void> {
   const started = Date.now();
 
   // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
+  // The cost curves wait at most the event timeout at each of their ten points, after their set-up.
   const budgetSeconds =
-    6 * (settings.seconds + settings.warmupSeconds) + 6 * settings.eventTimeoutSeconds + 360;
+    6 * (settings.seconds + settings.warmupSeconds) +
+    6 * settings.eventTimeoutSeconds +
+    360 +
+    (wants('cost-curves') ? 10 * settings.eventTimeoutSeconds + 300 : 0);
   let cleanup: () => Promise<void> = async () => undefined;
   const watchdog = setTimeout(() => {
     log(`aborted: the run took longer than ${budgetSeconds} s`);

@@ -8,6 +8,15 @@ function intFrom(name: string, fallback: number, min = 1): number {
   return value;
 }
 
+function intListFrom(name: string, fallback: number[]): number[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const values = raw.split(',').map((s) => Number(s.trim()));
+  if (!values.every((v) => Number.isInteger(v) && v >= 1))
+    throw new Error(`${name} must be comma-separated integers >= 1, got "${raw}"`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -41,6 +50,12 @@ export interface BenchSettings {
   fairnessEvents: number;
   /** Cards the settings changes are spread over (few cards = lock contention on purpose). */
   cards: number;
+  /** Events per point of the cost curves over endpoints per event and payload size. */
+  costEvents: number;
+  /** Tenant counts of the cost curve over tenants (each point shares the same total load). */
+  costTenants: number[];
+  /** Where to write the cost curves as an SVG chart; none when unset. */
+  chart: string | null;
   /** Scenarios to run (comma-separated names), all by default. */
   only: Set<string> | null;
   adminDatabaseUrl: string;
@@ -66,6 +81,9 @@ export function loadBenchSettings(): BenchSettings {
     fairnessBacklog: intFrom('BENCH_FAIRNESS_BACKLOG', 5000),
     fairnessEvents: intFrom('BENCH_FAIRNESS_EVENTS', 40),
     cards: intFrom('BENCH_CARDS', 200),
+    costEvents: intFrom('BENCH_COST_EVENTS', 200),
+    costTenants: intListFrom('BENCH_COST_TENANTS', [1, 100, 1000]),
+    chart: process.env.BENCH_CHART?.trim() || null,
     only: only
       ? new Set(
           only

@@ -13,6 +13,8 @@ export interface ChartPanel {
 }
 
 const PANEL = { width: 320, height: 230, left: 56, right: 14, top: 34, bottom: 44 };
+/** Room right of the plot for the names of several series. */
+const LEGEND = 92;
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e'];
 const HEADER = 36;
 
@@ -26,7 +28,8 @@ const ESCAPES: Record<string, string> = {
 export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const round = (n: number) => Math.round(n * 10) / 10;
-const tick = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toPrecision(2));
+const tick = (n: number) =>
+  Number.isInteger(n) || n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toPrecision(2);
 
 function text(x: number, y: number, content: string, attributes = ''): string {
   return `<text x="${round(x)}" y="${round(y)}"${attributes ? ` ${attributes}` : ''}>${escapeXml(content)}</text>`;
@@ -42,7 +45,7 @@ function panelSvg(panel: ChartPanel): string[] {
   const xs = [...new Set(series.flatMap((s) => s.points.map(([x]) => x)))].sort((a, b) => a - b);
   const maxY = Math.max(0, ...series.flatMap((s) => s.points.map(([, y]) => y))) * 1.1 || 1;
   const [lo, hi] = [Math.log10(xs[0] ?? 1), Math.log10(xs[xs.length - 1] ?? 1)];
-  const plotWidth = width - left - right;
+  const plotWidth = width - left - right - (series.length > 1 ? LEGEND : 0);
   const plotHeight = height - top - bottom;
   const px = (x: number) => left + (hi > lo ? ((Math.log10(x) - lo) / (hi - lo)) * plotWidth : plotWidth / 2);
   const py = (y: number) => top + plotHeight - (y / maxY) * plotHeight;
@@ -66,7 +69,8 @@ function panelSvg(panel: ChartPanel): string[] {
     out.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2"/>`);
     for (const [x, y] of s.points)
       out.push(`<circle cx="${round(px(x))}" cy="${round(py(y))}" r="3" fill="${colour}"/>`);
-    if (series.length > 1) out.push(text(left + 8, top + 12 + 14 * i, s.label, `fill="${colour}"`));
+    if (series.length > 1)
+      out.push(text(left + plotWidth + 8, top + 12 + 14 * i, s.label, `fill="${colour}"`));
   });
   return out;
 }
