@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
-import { newDomainEvents, outboxRows, subjectOf } from '@fincore/events';
-// The outbox's own insert: the set-up writes exactly the rows the APIs write, left for the relay to publish.
-import { insertSql } from '../../libs/events/src/outbox-insert';
+import { EventData, subjectOf } from '@fincore/events';
 import { CpuMeter, CpuSpent } from '../support/cpu-meter';
+import { BenchEmitter } from '../support/emitter';
 import { inBatches } from '../support/batches';
 import { sleep } from '../support/processes';
 import { TimingReceiver } from '../support/receiver';
@@ -105,7 +103,7 @@ export function apiChanges(
 }
 
 /** PERSON_UPDATED data whose webhook body (envelope included) is `bytes` long, the last name padded. */
-function paddedChange(tenantCode: string, personId: string, bytes: number) {
+function paddedChange(tenantCode: string, personId: string, bytes: number): EventData<'PERSON_UPDATED'> {
   const data = { personId, changedFields: ['lastName'], person: { personId, lastName: '' } };
   const envelope = {
     id: randomUUID(),
@@ -118,34 +116,28 @@ function paddedChange(tenantCode: string, personId: string, bytes: number) {
     data,
   };
   data.person.lastName = 'x'.repeat(Math.max(1, bytes - Buffer.byteLength(JSON.stringify(envelope))));
-  return { type: 'PERSON_UPDATED' as const, tenantCode, data };
+  return data;
 }
 
 /**
- * PERSON_UPDATED events of `bytes` each, written to the outbox 100 to a statement, unpublished: the
- * relay publishes them as it publishes anything a crash left behind (NOTIFY on commit). Person
- * changes through the API cannot carry more than a few hundred bytes (names are at most 100
- * characters), and no other event type carries free data; the outbox schema bounds no name's length.
+ * PERSON_UPDATED events of about `bytes` each, emitted one per transaction, `connections` at a
+ * time, as the credentials API emits a person change (see BenchEmitter). No API request can carry
+ * such an event: a person's names are at most 100 characters; the event schema bounds no length.
  */
-export function outboxChanges(
-  world: BenchWorld,
+export function emittedChanges(
+  emitter: BenchEmitter,
   tenant: BenchTenant,
   personIds: string[],
   bytes: number,
+  connections: number,
 ): PointLoad['send'] {
   return async () => {
-    const client = new Client({ connectionString: world.databaseUrl });
-    await client.connect();
-    try {
-      for (let i = 0; i < personIds.length; i += 100) {
-        const events = newDomainEvents(
-          personIds.slice(i, i + 100).map((personId) => paddedChange(tenant.code, personId, bytes)),
-        );
-        await client.query(insertSql(1, false), [...outboxRows(events, null)]);
-      }
-    } finally {
-      await client.end();
-    }
+    let next = 0;
+    const client = async () => {
+      while (next < personIds.length)
+        await emitter.emitPersonUpdated(tenant.code, paddedChange(tenant.code, personIds[next++], bytes));
+    };
+    await Promise.all(Array.from({ length: connections }, client));
     return { sent: personIds.length, ok: personIds.length };
   };
 }

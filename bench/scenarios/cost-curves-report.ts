@@ -63,18 +63,46 @@ function pointNote(settings: BenchSettings, curve: CurveName, point: CurvePoint)
   );
 }
 
-/** CPU per webhook at the curve's last point over its first, against how much more work a webhook is there. */
-function growth(curve: Curve): { ratio: number; work: number; first: number; last: number } | undefined {
-  const measured = curve.points.filter((p) => p.run && p.run.delivered > 0);
-  if (measured.length < 2) return undefined;
-  const [first, last] = [measured[0], measured[measured.length - 1]];
+interface Growth {
+  from: number;
+  to: number;
+  /** CPU per webhook at `to` over that at `from`. */
+  ratio: number;
+  /** How much more work one webhook is at `to` than at `from`. */
+  work: number;
+  flagged: boolean;
+}
+
+/** CPU per webhook from one measured point to another, against the growth of the work per webhook. */
+function growth(curve: Curve, from: CurvePoint, to: CurvePoint): Growth {
   const { work } = CURVES[curve.name];
-  return {
-    ratio: last.run!.cpuPerWebhookMs / first.run!.cpuPerWebhookMs,
-    work: work(last.x) / work(first.x),
-    first: first.x,
-    last: last.x,
-  };
+  const ratio = to.run!.cpuPerWebhookMs / from.run!.cpuPerWebhookMs;
+  const more = work(to.x) / work(from.x);
+  return { from: from.x, to: to.x, ratio, work: more, flagged: ratio > GROWTH_TOLERANCE * more };
+}
+
+function growthNote(curve: Curve, g: Growth): string {
+  const { label, title } = CURVES[curve.name];
+  return (
+    `${title}: CPU per webhook at ${label(g.to)} is ${g.ratio.toFixed(2)}x that at ${label(g.from)}, ` +
+    `for ${g.work.toFixed(g.work < 10 ? 1 : 0)}x the work per webhook` +
+    (g.flagged ? ' — GROWS FASTER THAN THE WORK' : '')
+  );
+}
+
+/**
+ * The curve's last point against its first (a row), and every step between measured points
+ * that outgrew the work (notes): a cost can rise between two points and still end below the first.
+ */
+function growthRow(curve: Curve, row: (name: string, value: number, notes: string[]) => Metric): Metric[] {
+  const measured = curve.points.filter((p) => p.run && p.run.delivered > 0);
+  if (measured.length < 2) return [];
+  const whole = growth(curve, measured[0], measured[measured.length - 1]);
+  const steps = measured.slice(1).map((to, i) => growth(curve, measured[i], to));
+  const notes = [whole, ...(measured.length > 2 ? steps.filter((g) => g.flagged) : [])].map((g) =>
+    growthNote(curve, g),
+  );
+  return [row(`  CPU per webhook, ${whole.to} vs ${whole.from}`, whole.ratio, notes)];
 }
 
 /** Per point: delivered/s and CPU per webhook; per curve: the growth of CPU per webhook, flagged when it outgrows the work. */
@@ -118,14 +146,7 @@ export function curveRows(settings: BenchSettings, curves: Curve[]): Metric[] {
         },
       ];
     });
-    const g = growth(curve);
-    if (!g) return rows;
-    const flagged = g.ratio > GROWTH_TOLERANCE * g.work;
-    const note =
-      `${CURVES[curve.name].title}: CPU per webhook at ${label(g.last)} is ${g.ratio.toFixed(2)}x that at ${label(g.first)}, ` +
-      `for ${g.work.toFixed(g.work < 10 ? 1 : 0)}x the work per webhook` +
-      (flagged ? ' — GROWS FASTER THAN THE WORK' : '');
-    return [...rows, row(`  CPU per webhook, ${g.last} vs ${g.first}`, 'x', false, g.ratio, [note])];
+    return [...rows, ...growthRow(curve, (name, value, notes) => row(name, 'x', false, value, notes))];
   });
 }
 

@@ -3,13 +3,14 @@ import { dirname, resolve } from 'node:path';
 import {
   apiChanges,
   measurePoint,
-  outboxChanges,
+  emittedChanges,
   PointLoad,
   PointRun,
   provisionTenants,
 } from '../drivers/cost-curves';
 import { provisionFincorePersons, subscribeWebhooks, useEndpoints } from '../drivers/events';
 import { CpuMeter } from '../support/cpu-meter';
+import { BenchEmitter } from '../support/emitter';
 import { TimingReceiver } from '../support/receiver';
 import { Metric } from '../support/report';
 import { BenchTenant } from '../support/world';
@@ -82,22 +83,28 @@ async function endpointsCurve(stage: Stage): Promise<Curve> {
   return { name: 'endpoints', points };
 }
 
-/** Events of 1, 16, 64 KB written to the outbox, one endpoint (see outboxChanges for why not the API). */
+/** Person changes of 1, 16, 64 KB emitted as the API does (see emittedChanges), one endpoint. */
 async function payloadCurve(stage: Stage): Promise<Curve> {
+  const { world, systems, settings } = stage.ctx;
+  const emitter = await BenchEmitter.open(world, systems.fincoreEnv);
   const points: CurvePoint[] = [];
-  for (const kb of PAYLOAD_KB) {
-    log(`cost-curves: ${stage.ids.length} events of ${kb} KB through the outbox`);
-    points.push(
-      await point(stage, kb, async () => {
-        const path = `/cost-kb${kb}`;
-        await useEndpoints(stage.apis.notifications, stage.tenant, [hook(stage, path)]);
-        const personIds = stage.ids.map((id) => `${id}-kb${kb}`);
-        return {
-          send: outboxChanges(stage.ctx.world, stage.tenant, personIds, kb * 1024),
-          expected: [{ path, personIds }],
-        };
-      }),
-    );
+  try {
+    for (const kb of PAYLOAD_KB) {
+      log(`cost-curves: ${stage.ids.length} changes of ${kb} KB`);
+      points.push(
+        await point(stage, kb, async () => {
+          const path = `/cost-kb${kb}`;
+          await useEndpoints(stage.apis.notifications, stage.tenant, [hook(stage, path)]);
+          const personIds = stage.ids.map((id) => `${id}-kb${kb}`);
+          return {
+            send: emittedChanges(emitter, stage.tenant, personIds, kb * 1024, settings.eventConnections),
+            expected: [{ path, personIds }],
+          };
+        }),
+      );
+    }
+  } finally {
+    await emitter.close();
   }
   return { name: 'payload', points };
 }
@@ -140,6 +147,12 @@ async function tenantsCurve(stage: Stage): Promise<Curve> {
   return { name: 'tenants', points };
 }
 
+const CURVES: Record<Curve['name'], (stage: Stage) => Promise<Curve>> = {
+  endpoints: endpointsCurve,
+  payload: payloadCurve,
+  tenants: tenantsCurve,
+};
+
 async function runCurves(ctx: BenchContext, receiver: TimingReceiver): Promise<Curve[]> {
   const { settings, systems, world } = ctx;
   log('cost-curves: starting credentials-api, notification-api (endpoint limit 100), notifier');
@@ -176,7 +189,10 @@ async function runCurves(ctx: BenchContext, receiver: TimingReceiver): Promise<C
     }));
     if (!warmUp.run?.complete)
       throw new Error(`the warm-up did not complete: ${warmUp.whyNot ?? 'webhooks missing'}`);
-    return [await endpointsCurve(stage), await payloadCurve(stage), await tenantsCurve(stage)];
+    const curves: Curve[] = [];
+    for (const [name, run] of Object.entries(CURVES))
+      if (settings.costCurves.includes(name)) curves.push(await run(stage));
+    return curves;
   } finally {
     for (const app of apps) await systems.stop(app);
   }

@@ -17,6 +17,15 @@ function intListFrom(name: string, fallback: number[]): number[] {
   return [...new Set(values)].sort((a, b) => a - b);
 }
 
+function listFrom(name: string, known: string[]): string[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return known;
+  const values = raw.split(',').map((s) => s.trim());
+  const unknown = values.filter((v) => !known.includes(v));
+  if (unknown.length) throw new Error(`${name} takes ${known.join(', ')}; got "${unknown.join(', ')}"`);
+  return known.filter((k) => values.includes(k));
+}
+
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -54,6 +63,8 @@ export interface BenchSettings {
   costEvents: number;
   /** Tenant counts of the cost curve over tenants (each point shares the same total load). */
   costTenants: number[];
+  /** Which cost curves run (endpoints, payload, tenants), all by default. */
+  costCurves: string[];
   /** Where to write the cost curves as an SVG chart; none when unset. */
   chart: string | null;
   /** Scenarios to run (comma-separated names), all by default. */
@@ -83,6 +94,7 @@ export function loadBenchSettings(): BenchSettings {
     cards: intFrom('BENCH_CARDS', 200),
     costEvents: intFrom('BENCH_COST_EVENTS', 200),
     costTenants: intListFrom('BENCH_COST_TENANTS', [1, 100, 1000]),
+    costCurves: listFrom('BENCH_COST_CURVES', ['endpoints', 'payload', 'tenants']),
     chart: process.env.BENCH_CHART?.trim() || null,
     only: only
       ? new Set(
