@@ -96,6 +96,10 @@ async function main(): Promise<void> {
     `load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per HTTP scenario; ` +
       `${settings.events} person changes at ${settings.eventConnections} concurrent; ${settings.cards} cards; fincore LOG_LEVEL=${settings.logLevel}`,
   );
+  if (wants('cost-curves'))
+    out.push(
+      `cost curves: ${settings.costCurves.join(', ')}; ${settings.costEvents} events per point, tenants ${settings.costTenants.join(', ')}`,
+    );
   out.push(
     'ratio: fincore/baseline for rates, baseline/fincore for latency and memory (below 1 = fincore slower or heavier)',
   );

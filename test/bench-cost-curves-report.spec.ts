@@ -12,7 +12,7 @@ const run = (cpuPerWebhookMs: number, complete = true): PointRun => ({
   cpu: {
     processes: { notifier: cpuPerWebhookMs * 100 },
     postgres: 0,
-    backendsLost: 0,
+    backendsEnded: 0,
     total: cpuPerWebhookMs * 100,
   },
   cpuPerWebhookMs,

@@ -51,24 +51,25 @@ async function settled(world: BenchWorld, deadline: number): Promise<boolean> {
 }
 
 /**
- * Runs one curve point: CPU snapshot, the load, a wait for every expected webhook and then for the
- * records behind them (delivery rows are written after the receiver answered), CPU snapshot again.
+ * Runs one curve point, its CPU measured throughout: the load, a wait for every expected webhook,
+ * then for the records behind them (delivery rows are written after the receiver answered).
  */
 export async function measurePoint(
   load: PointLoad,
   on: { receiver: TimingReceiver; meter: CpuMeter; world: BenchWorld; timeoutMs: number },
 ): Promise<PointRun> {
   const expected = load.expected.reduce((sum, e) => sum + e.personIds.length, 0);
-  const before = await on.meter.snapshot();
-  const started = performance.now();
-  const { sent, ok } = await load.send();
-  const deadline = Date.now() + on.timeoutMs;
-  const count = () => arrivedOf(on.receiver, load.expected).reduce((sum, a) => sum + a.length, 0);
-  while (count() < expected && Date.now() < deadline) await sleep(50);
-  const arrivals = arrivedOf(on.receiver, load.expected).flat();
+  const { result, cpu } = await on.meter.measure(async () => {
+    const started = performance.now();
+    const { sent, ok } = await load.send();
+    const deadline = Date.now() + on.timeoutMs;
+    const count = () => arrivedOf(on.receiver, load.expected).reduce((sum, a) => sum + a.length, 0);
+    while (count() < expected && Date.now() < deadline) await sleep(50);
+    const arrivals = arrivedOf(on.receiver, load.expected).flat();
+    return { started, sent, ok, arrivals, calm: await settled(on.world, deadline) };
+  });
+  const { started, sent, ok, arrivals, calm } = result;
   const last = Math.max(started, ...arrivals);
-  const calm = await settled(on.world, deadline);
-  const cpu = CpuMeter.spent(before, await on.meter.snapshot());
   return {
     sent,
     ok,

@@ -56,8 +56,8 @@ function pointNote(settings: BenchSettings, curve: CurveName, point: CurvePoint)
   return (
     `${label}: ${run.delivered}/${run.expected} webhooks, ${run.ok}/${run.sent} events accepted; ` +
     `CPU ms per webhook: ${parts.join(', ')}, PostgreSQL backends ${ms(run.cpu.postgres, run.delivered)}` +
-    (run.cpu.backendsLost
-      ? ` (${run.cpu.backendsLost} backends ended during the point, their CPU missing)`
+    (run.cpu.backendsEnded
+      ? ` (${run.cpu.backendsEnded} backends ended during the point, counted up to their last sample)`
       : '') +
     (run.complete ? '' : ` — INCOMPLETE within ${settings.eventTimeoutSeconds} s`)
   );

@@ -14,8 +14,8 @@ export interface CpuSpent {
   processes: Record<string, number>;
   /** The backends of the run's database (PostgreSQL's shared background processes are not counted). */
   postgres: number;
-  /** Backends that ended between the snapshots: what they spent after the first one is missing. */
-  backendsLost: number;
+  /** Backends that ended before the last snapshot: counted up to the last sample that saw them. */
+  backendsEnded: number;
   total: number;
 }
 
@@ -38,7 +38,7 @@ export class CpuMeter {
     private readonly processes: readonly BenchProcess[],
   ) {}
 
-  async snapshot(): Promise<CpuSnapshot> {
+  private async snapshot(): Promise<CpuSnapshot> {
     const rows = await this.world.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     );
@@ -52,14 +52,46 @@ export class CpuMeter {
     return { processes, backends };
   }
 
-  /** A backend that connected after `before` counts with all it spent (it started within the span). */
-  static spent(before: CpuSnapshot, after: CpuSnapshot): CpuSpent {
-    const processes: Record<string, number> = {};
-    for (const [name, ms] of after.processes) processes[name] = ms - (before.processes.get(name) ?? NaN);
-    let postgres = 0;
-    for (const [pid, ms] of after.backends) postgres += ms - (before.backends.get(pid) ?? 0);
-    const backendsLost = [...before.backends.keys()].filter((pid) => !after.backends.has(pid)).length;
-    const total = Object.values(processes).reduce((a, b) => a + b, 0) + postgres;
-    return { processes, postgres, backendsLost, total };
+  /** `work`'s result, and the CPU spent while it ran (see track). */
+  async measure<T>(work: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
+    const tracking = await this.track();
+    try {
+      const result = await work();
+      return { result, cpu: await tracking.stop() };
+    } catch (error) {
+      await tracking.stop();
+      throw error;
+    }
+  }
+
+  /**
+   * Starts measuring: snapshots now and every `sampleMs` until `stop`, which snapshots once more
+   * and answers what was spent in between. Pools close idle connections, so backends end during a
+   * measurement: each counts up to the last sample that saw it. A backend that connected after the
+   * start counts with all it spent (it started within the span).
+   */
+  private async track(sampleMs = 1000): Promise<{ stop(): Promise<CpuSpent> }> {
+    const first = await this.snapshot();
+    const seen = new Map(first.backends);
+    const merge = (s: CpuSnapshot) => s.backends.forEach((ms, pid) => seen.set(pid, ms));
+    let sampling: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      sampling = sampling.then(() => this.snapshot().then(merge, () => undefined));
+    }, sampleMs);
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await sampling;
+        const last = await this.snapshot();
+        merge(last);
+        const processes: Record<string, number> = {};
+        for (const [name, ms] of last.processes) processes[name] = ms - (first.processes.get(name) ?? NaN);
+        let postgres = 0;
+        for (const [pid, ms] of seen) postgres += ms - (first.backends.get(pid) ?? 0);
+        const backendsEnded = [...seen.keys()].filter((pid) => !last.backends.has(pid)).length;
+        const total = Object.values(processes).reduce((a, b) => a + b, 0) + postgres;
+        return { processes, postgres, backendsEnded, total };
+      },
+    };
   }
 }
