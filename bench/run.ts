@@ -14,6 +14,7 @@ import { Systems } from './support/systems';
 import { BenchWorld } from './support/world';
 import { runCommand } from './support/entry-point';
 import { cardLoad } from './scenarios/card-load';
+import { costBacklog } from './scenarios/cost-backlog';
 import { costCurves } from './scenarios/cost-curves';
 import { eventLoad } from './scenarios/event-load';
 import { events } from './scenarios/events';
@@ -39,6 +40,7 @@ const STAGES: Stage[] = [
   alone(portalReads),
   cardLoad([fees, cardSettings]),
   alone(costCurves),
+  alone(costBacklog),
 ];
 
 async function main(): Promise<void> {
@@ -49,12 +51,14 @@ async function main(): Promise<void> {
   const started = Date.now();
 
   // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
-  // The cost curves wait at most the event timeout at each of their ten points, after their set-up.
+  // The cost curves wait at most the event timeout at each of their ten points, after their set-up;
+  // the backlog's set-up writes some 2,000 deliveries a second at least, then its drain has its own limit.
   const budgetSeconds =
     6 * (settings.seconds + settings.warmupSeconds) +
     6 * settings.eventTimeoutSeconds +
     360 +
-    (wants('cost-curves') ? 10 * settings.eventTimeoutSeconds + 300 : 0);
+    (wants('cost-curves') ? 10 * settings.eventTimeoutSeconds + 300 : 0) +
+    (wants('cost-backlog') ? settings.backlogTimeoutSeconds + Math.ceil(settings.backlog / 2000) + 120 : 0);
   let cleanup: () => Promise<void> = async () => undefined;
   const watchdog = setTimeout(() => {
     log(`aborted: the run took longer than ${budgetSeconds} s`);

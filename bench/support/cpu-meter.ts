@@ -33,6 +33,7 @@ const readCpu = (pid: number): number | undefined => {
  * here too). Redis and PostgreSQL's background writers serve every database and are left out.
  */
 export class CpuMeter {
+  /** `processes`: read at every snapshot, so a process added to the array meanwhile is measured from then. */
   constructor(
     private readonly world: BenchWorld,
     private readonly processes: readonly BenchProcess[],
@@ -85,7 +86,7 @@ export class CpuMeter {
         const last = await this.snapshot();
         merge(last);
         const processes: Record<string, number> = {};
-        for (const [name, ms] of last.processes) processes[name] = ms - (first.processes.get(name) ?? NaN);
+        for (const [name, ms] of last.processes) processes[name] = ms - (first.processes.get(name) ?? 0);
         let postgres = 0;
         for (const [pid, ms] of seen) postgres += ms - (first.backends.get(pid) ?? 0);
         const backendsEnded = [...seen.keys()].filter((pid) => !last.backends.has(pid)).length;

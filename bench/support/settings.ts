@@ -65,6 +65,10 @@ export interface BenchSettings {
   costTenants: number[];
   /** Which cost curves run (endpoints, payload, tenants), all by default. */
   costCurves: string[];
+  /** Pending deliveries of the backlog scenario's endpoint (meant to be run with 1,000,000). */
+  backlog: number;
+  /** Longest wait for the backlog to drain once its endpoint answers, in seconds. */
+  backlogTimeoutSeconds: number;
   /** Where to write the cost curves as an SVG chart; none when unset. */
   chart: string | null;
   /** Scenarios to run (comma-separated names), all by default. */
@@ -95,6 +99,8 @@ export function loadBenchSettings(): BenchSettings {
     costEvents: intFrom('BENCH_COST_EVENTS', 200),
     costTenants: intListFrom('BENCH_COST_TENANTS', [1, 100, 1000]),
     costCurves: listFrom('BENCH_COST_CURVES', ['endpoints', 'payload', 'tenants']),
+    backlog: intFrom('BENCH_BACKLOG', 2000, 20),
+    backlogTimeoutSeconds: intFrom('BENCH_BACKLOG_TIMEOUT_SECONDS', 120),
     chart: process.env.BENCH_CHART?.trim() || null,
     only: only
       ? new Set(
