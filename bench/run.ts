@@ -15,6 +15,8 @@ import { BenchWorld } from './support/world';
 import { runCommand } from './support/entry-point';
 import { cardLoad } from './scenarios/card-load';
 import { ceiling } from './scenarios/ceiling';
+import { costBacklog } from './scenarios/cost-backlog';
+import { costCurves } from './scenarios/cost-curves';
 import { eventLoad } from './scenarios/event-load';
 import { events } from './scenarios/events';
 import { eventsFanout } from './scenarios/events-fanout';
@@ -39,6 +41,8 @@ const STAGES: Stage[] = [
   alone(portalReads),
   cardLoad([fees, cardSettings]),
   alone(ceiling),
+  alone(costCurves),
+  alone(costBacklog),
 ];
 
 async function main(): Promise<void> {
@@ -49,8 +53,14 @@ async function main(): Promise<void> {
   const started = Date.now();
 
   // The run bounds itself: every wait has a limit, and this watchdog ends it whatever happens.
+  // The cost curves wait at most the event timeout at each of their ten points, after their set-up;
+  // the backlog's set-up writes some 2,000 deliveries a second at least, then its drain has its own limit.
   const budgetSeconds =
-    6 * (settings.seconds + settings.warmupSeconds) + 6 * settings.eventTimeoutSeconds + 360;
+    6 * (settings.seconds + settings.warmupSeconds) +
+    6 * settings.eventTimeoutSeconds +
+    360 +
+    (wants('cost-curves') ? 10 * settings.eventTimeoutSeconds + 300 : 0) +
+    (wants('cost-backlog') ? settings.backlogTimeoutSeconds + Math.ceil(settings.backlog / 2000) + 120 : 0);
   let cleanup: () => Promise<void> = async () => undefined;
   const watchdog = setTimeout(() => {
     log(`aborted: the run took longer than ${budgetSeconds} s`);
@@ -92,6 +102,10 @@ async function main(): Promise<void> {
     `load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per HTTP scenario; ` +
       `${settings.events} person changes at ${settings.eventConnections} concurrent; ${settings.cards} cards; fincore LOG_LEVEL=${settings.logLevel}`,
   );
+  if (wants('cost-curves'))
+    out.push(
+      `cost curves: ${settings.costCurves.join(', ')}; ${settings.costEvents} events per point, tenants ${settings.costTenants.join(', ')}`,
+    );
   out.push(
     'ratio: fincore/baseline for rates, baseline/fincore for latency and memory (below 1 = fincore slower or heavier)',
   );

@@ -107,6 +107,25 @@ describe('notification API: webhook endpoints and deliveries', () => {
       );
     });
 
+    it('refuses an endpoint beyond WEBHOOK_MAX_ENDPOINTS_PER_TENANT, and creates none', async () => {
+      const limited = await stack.startApp(NotificationApiApp, { WEBHOOK_MAX_ENDPOINTS_PER_TENANT: '2' });
+      const { token, tenant } = await stack.createTenant();
+      for (const port of [9, 10])
+        await createWebhookEndpoint(limited.api, token, { url: `http://127.0.0.1:${port}/hook` });
+
+      const r = await limited.api.post(
+        '/api/v1/webhook-endpoints',
+        { url: 'http://127.0.0.1:11/hook' },
+        { token },
+      );
+
+      expectProblem(r, 422, 'webhook_endpoint_limit_reached');
+      expect(r.body.detail).toContain('2');
+      expect(
+        await countRows(await stack.db(), 'notifications.webhook_endpoints', { tenant_id: tenant.id }),
+      ).toBe(2);
+    });
+
     it('disables, enables and deletes; a deleted endpoint is gone for the API', async () => {
       const { token } = await stack.createTenant();
       const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });

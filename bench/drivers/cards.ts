@@ -5,6 +5,7 @@ import {
   STANDARD_TRANSACTION_TYPES,
 } from '../../apps/card-api/src/pricing/domain/standard-catalog';
 import { BENCH_USAGE_GROUP } from '../baseline/schema';
+import { inBatches } from '../support/batches';
 import { api } from '../support/load';
 import { BenchTenant, BenchWorld } from '../support/world';
 
@@ -12,10 +13,6 @@ import { BenchTenant, BenchWorld } from '../support/world';
 export const BENCH_ACCOUNT = 'ACC-BENCH-001';
 export const cardIds = (count: number) =>
   Array.from({ length: count }, (_, i) => `CARD-BENCH-${String(i).padStart(5, '0')}`);
-
-async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
-}
 
 /** Provisions the card world through fincore's own APIs, as a tenant's back office would. */
 export async function provisionFincoreCards(

@@ -84,7 +84,10 @@ export interface EventDrive {
 }
 
 /** One PATCH of a person's last name (emits one PERSON_UPDATED); the status, or 'error'. */
-async function changePerson(drive: EventDrive, personId: string): Promise<string> {
+export async function changePerson(
+  drive: Pick<EventDrive, 'url' | 'token' | 'tag'>,
+  personId: string,
+): Promise<string> {
   const r = await fetch(`${drive.url}/api/v1/persons/${personId}`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'x-auth-token': drive.token },
@@ -216,6 +219,32 @@ export async function outboxDrained(world: BenchWorld, timeoutMs: number): Promi
     await sleep(200);
   }
   return false;
+}
+
+/** Makes the tenant's endpoints exactly `urls` (PERSON_UPDATED each): deletes the others, creates these. */
+export async function useEndpoints(
+  notificationApi: string,
+  tenant: BenchTenant,
+  urls: string[],
+): Promise<void> {
+  const h = { 'x-auth-token': tenant.token };
+  const { body } = await api<{ items: Array<{ id: string }> }>(
+    notificationApi,
+    'GET',
+    '/api/v1/webhook-endpoints',
+    undefined,
+    h,
+  );
+  for (const e of body.items)
+    await api(notificationApi, 'DELETE', `/api/v1/webhook-endpoints/${e.id}`, undefined, h, [200, 204]);
+  for (const url of urls)
+    await api(
+      notificationApi,
+      'POST',
+      '/api/v1/webhook-endpoints',
+      { url, notificationTypeCodes: ['PERSON_UPDATED'] },
+      h,
+    );
 }
 
 /** Turns PERSON_UPDATED webhooks on for the tenant and registers one endpoint at `url`. */

@@ -3,7 +3,14 @@ import { BenchProcess } from '../support/processes';
 import { TimingReceiver } from '../support/receiver';
 import { Metric } from '../support/report';
 import { BenchSettings } from '../support/settings';
-import { driveEvents, EventDrive, EventRun, outboxDrained, WARM_UP_CHANGES } from '../drivers/events';
+import {
+  driveEvents,
+  EventDrive,
+  EventRun,
+  outboxDrained,
+  useEndpoints,
+  WARM_UP_CHANGES,
+} from '../drivers/events';
 import { BenchContext, log, reason, Scenario, Stage } from './scenario';
 
 /** One system during an event-load stage: its API, and the persons the stage's runs may change. */
@@ -126,30 +133,11 @@ async function runStage(
       );
       // The tenant's endpoints become exactly these receiver paths.
       fincore = await measure('fincore', credentials.url, async (paths) => {
-        const { body } = await api<{ items: Array<{ id: string }> }>(
+        await useEndpoints(
           notifications.url,
-          'GET',
-          '/api/v1/webhook-endpoints',
-          undefined,
-          h,
+          tenant,
+          paths.map((path) => `${receiver.url}${path}`),
         );
-        for (const e of body.items)
-          await api(
-            notifications.url,
-            'DELETE',
-            `/api/v1/webhook-endpoints/${e.id}`,
-            undefined,
-            h,
-            [200, 204],
-          );
-        for (const path of paths)
-          await api(
-            notifications.url,
-            'POST',
-            '/api/v1/webhook-endpoints',
-            { url: `${receiver.url}${path}`, notificationTypeCodes: ['PERSON_UPDATED'] },
-            h,
-          );
         if (!(await outboxDrained(world, 30_000)))
           throw new Error('the notifier did not handle the earlier events within 30 s');
       });

@@ -24,6 +24,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 function format(value: number | null, unit: string): string {
   if (value === null || !Number.isFinite(value)) return '-';
   if (unit === 'MiB') return `${(value / 1024 / 1024).toFixed(1)} MiB`;
+  if (unit === 'x') return `${value.toFixed(2)}x`;
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
   return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${unit}`;
 }

@@ -8,6 +8,24 @@ function intFrom(name: string, fallback: number, min = 1): number {
   return value;
 }
 
+function intListFrom(name: string, fallback: number[]): number[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const values = raw.split(',').map((s) => Number(s.trim()));
+  if (!values.every((v) => Number.isInteger(v) && v >= 1))
+    throw new Error(`${name} must be comma-separated integers >= 1, got "${raw}"`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+function listFrom(name: string, known: string[]): string[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return known;
+  const values = raw.split(',').map((s) => s.trim());
+  const unknown = values.filter((v) => !known.includes(v));
+  if (unknown.length) throw new Error(`${name} takes ${known.join(', ')}; got "${unknown.join(', ')}"`);
+  return known.filter((k) => values.includes(k));
+}
+
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -41,6 +59,18 @@ export interface BenchSettings {
   fairnessEvents: number;
   /** Cards the settings changes are spread over (few cards = lock contention on purpose). */
   cards: number;
+  /** Events per point of the cost curves over endpoints per event and payload size. */
+  costEvents: number;
+  /** Tenant counts of the cost curve over tenants (each point shares the same total load). */
+  costTenants: number[];
+  /** Which cost curves run (endpoints, payload, tenants), all by default. */
+  costCurves: string[];
+  /** Pending deliveries of the backlog scenario's endpoint (meant to be run with 1,000,000). */
+  backlog: number;
+  /** Longest wait for the backlog to drain once its endpoint answers, in seconds. */
+  backlogTimeoutSeconds: number;
+  /** Where to write the cost curves as an SVG chart; none when unset. */
+  chart: string | null;
   /** Scenarios to run (comma-separated names), all by default. */
   only: Set<string> | null;
   adminDatabaseUrl: string;
@@ -66,6 +96,12 @@ export function loadBenchSettings(): BenchSettings {
     fairnessBacklog: intFrom('BENCH_FAIRNESS_BACKLOG', 5000),
     fairnessEvents: intFrom('BENCH_FAIRNESS_EVENTS', 40),
     cards: intFrom('BENCH_CARDS', 200),
+    costEvents: intFrom('BENCH_COST_EVENTS', 200),
+    costTenants: intListFrom('BENCH_COST_TENANTS', [1, 100, 1000]),
+    costCurves: listFrom('BENCH_COST_CURVES', ['endpoints', 'payload', 'tenants']),
+    backlog: intFrom('BENCH_BACKLOG', 2000, 20),
+    backlogTimeoutSeconds: intFrom('BENCH_BACKLOG_TIMEOUT_SECONDS', 120),
+    chart: process.env.BENCH_CHART?.trim() || null,
     only: only
       ? new Set(
           only

@@ -22,6 +22,7 @@ export { outboxInsertWhen, outboxRows } from './outbox-insert';
 export type { OutboxRows } from './outbox-insert';
 export { backlogPriority } from './priority';
 export {
+  domainEventJobOptions,
   finishedJobRetention,
   jobSpanAttributes,
   QueueName,

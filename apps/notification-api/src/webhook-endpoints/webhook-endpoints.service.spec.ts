@@ -11,13 +11,13 @@ import { aWebhookEndpoint } from '@test/support/builders/notifications';
 import { newDouble } from '@test/support/doubles';
 import { newUnitOfWork, TransactionDouble } from '@test/support/unit-of-work-double';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
-import { MAX_ENDPOINTS_PER_TENANT } from './domain/endpoint-rules';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 const principal: Principal = { tokenId: 't', tenantId: 'tenant-1', tenantCode: 'ACME', scopes: [] };
 const config = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
   WEBHOOK_SECRET_GRACE_HOURS: 24,
+  WEBHOOK_MAX_ENDPOINTS_PER_TENANT: 20,
 } as AppConfig;
 
 describe('WebhookEndpointsService', () => {
@@ -100,13 +100,24 @@ describe('WebhookEndpointsService', () => {
     });
 
     it('refuses a tenant at the endpoint limit', async () => {
-      endpoints.countOfTenant.mockResolvedValue(MAX_ENDPOINTS_PER_TENANT);
+      endpoints.countOfTenant.mockResolvedValue(20);
 
       await expect(sut.create(principal, { url: 'http://127.0.0.1:9/hook' })).rejects.toMatchObject({
         code: 'webhook_endpoint_limit_reached',
         status: 422,
       });
       expect(endpoints.insert).not.toHaveBeenCalled();
+    });
+
+    it('takes the endpoint limit from the settings', async () => {
+      sut = build({ ...config, WEBHOOK_MAX_ENDPOINTS_PER_TENANT: 100 });
+      endpoints.countOfTenant.mockResolvedValueOnce(99).mockResolvedValueOnce(100);
+
+      await sut.create(principal, { url: 'http://127.0.0.1:9/hook' });
+      await expect(sut.create(principal, { url: 'http://127.0.0.1:9/hook' })).rejects.toMatchObject({
+        code: 'webhook_endpoint_limit_reached',
+      });
+      expect(endpoints.insert).toHaveBeenCalledTimes(1);
     });
 
     it('refuses a private destination unless the operator allows them, before any transaction', async () => {

@@ -30,7 +30,6 @@ import {
 } from '../common/notification.problems';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import {
-  MAX_ENDPOINTS_PER_TENANT,
   needsSigningKeyPair,
   previousSecretExpiry,
   signatureSchemesAfter,
@@ -69,8 +68,9 @@ export class WebhookEndpointsService {
     const now = new Date();
     const endpoint = await this.unitOfWork.run(async ({ manager }) => {
       await this.endpoints.lockTenantForEndpointCreation(manager, principal.tenantId);
-      if ((await this.endpoints.countOfTenant(manager, principal.tenantId)) >= MAX_ENDPOINTS_PER_TENANT) {
-        throw webhookEndpointLimitReached(MAX_ENDPOINTS_PER_TENANT);
+      const max = this.config.WEBHOOK_MAX_ENDPOINTS_PER_TENANT;
+      if ((await this.endpoints.countOfTenant(manager, principal.tenantId)) >= max) {
+        throw webhookEndpointLimitReached(max);
       }
       return this.endpoints.insert(manager, {
         id: randomUUID(),

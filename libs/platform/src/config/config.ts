@@ -108,6 +108,8 @@ export const configSchema = z.object({
   /** An endpoint failing with no success for this long is disabled automatically. */
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(120),
   WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  /** Endpoints a tenant may register: each is one delivery per event, so this bounds an event's fan-out. */
+  WEBHOOK_MAX_ENDPOINTS_PER_TENANT: positiveInt(20),
   /** Interval of the reconciler that re-enqueues what Redis lost. */
   RECONCILE_INTERVAL_MS: positiveInt(30000),
   /** How long a published event may stay unprocessed before the outbox reconciler checks its job. */

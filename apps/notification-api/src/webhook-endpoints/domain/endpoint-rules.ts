@@ -3,9 +3,6 @@ export function previousSecretExpiry(now: Date, graceHours: number): Date | null
   return graceHours > 0 ? new Date(now.getTime() + graceHours * 3600 * 1000) : null;
 }
 
-/** Endpoints per tenant: enough for real integrations, few enough that one event cannot fan out unboundedly. */
-export const MAX_ENDPOINTS_PER_TENANT = 20;
-
 /** Highest per-endpoint rate limit (deliveries per second): beyond it a limit protects no receiver. */
 export const MAX_RATE_LIMIT = 1000;
 
