@@ -6,6 +6,7 @@ import { NotificationsEndpointPausedUntil1763700000930 } from './1763700000930-n
 import { NotificationsEndpointSubscriberFeatures1763700001100 } from './1763700001100-notifications-endpoint-subscriber-features';
 import { NotificationsEndpointPayload1763700001220 } from './1763700001220-notifications-endpoint-payload';
 import { NotificationsDeliverySubjectErased1763700001230 } from './1763700001230-notifications-delivery-subject-erased';
+import { NotificationsPendingPosition1763700001300 } from './1763700001300-notifications-pending-position';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
@@ -17,4 +18,5 @@ export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsEndpointSubscriberFeatures1763700001100,
   NotificationsEndpointPayload1763700001220,
   NotificationsDeliverySubjectErased1763700001230,
+  NotificationsPendingPosition1763700001300,
 ];
