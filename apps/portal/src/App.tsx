@@ -32,7 +32,7 @@ function Page({ route }: { route: Route }) {
     case 'endpoint':
       return <EndpointDetailPage id={route.id} />;
     case 'deliveries':
-      return <DeliveriesPage key={route.endpointId ?? ''} endpointId={route.endpointId} />;
+      return <DeliveriesPage filter={route} />;
     case 'delivery':
       return <DeliveryDetailPage id={route.id} />;
     case 'event-types':

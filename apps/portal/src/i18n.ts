@@ -73,6 +73,9 @@ const en = {
   back: 'Back',
   problem: 'Something went wrong: {detail}',
   sessionEnded: 'Your portal session has ended. Ask for a new link.',
+  from: 'From (local time)',
+  to: 'To (local time)',
+  windowEndsBeforeStart: '"To" must be after "From".',
 };
 
 type Words = typeof en;
@@ -152,6 +155,9 @@ const de: Words = {
   back: 'Zurück',
   problem: 'Etwas ist schiefgegangen: {detail}',
   sessionEnded: 'Ihre Portal-Sitzung ist abgelaufen. Fordern Sie einen neuen Link an.',
+  from: 'Von (Ortszeit)',
+  to: 'Bis (Ortszeit)',
+  windowEndsBeforeStart: '„Bis“ muss nach „Von“ liegen.',
 };
 
 export type Language = 'en' | 'de';
