@@ -76,6 +76,15 @@ const en = {
   from: 'From (local time)',
   to: 'To (local time)',
   windowEndsBeforeStart: '"To" must be after "From".',
+  replayTitle: 'Replay failed deliveries',
+  replayHint:
+    'Sends the failed deliveries to this endpoint created in the window again, with the same webhook-id. An empty "To" means now.',
+  replayStartRequired: 'Choose where the window starts.',
+  confirmReplay: 'Replay the failed deliveries created from {from} to {to}?',
+  replayNow: 'now',
+  replayConfirm: 'Replay',
+  replayed: '{count} failed deliveries queued again.',
+  showReplayed: 'Show them',
 };
 
 type Words = typeof en;
@@ -158,6 +167,15 @@ const de: Words = {
   from: 'Von (Ortszeit)',
   to: 'Bis (Ortszeit)',
   windowEndsBeforeStart: '„Bis“ muss nach „Von“ liegen.',
+  replayTitle: 'Fehlgeschlagene Zustellungen wiederholen',
+  replayHint:
+    'Sendet die fehlgeschlagenen Zustellungen an diesen Endpunkt aus dem Zeitraum erneut, mit derselben webhook-id. Ein leeres „Bis“ bedeutet jetzt.',
+  replayStartRequired: 'Wählen Sie den Beginn des Zeitraums.',
+  confirmReplay: 'Die fehlgeschlagenen Zustellungen von {from} bis {to} wiederholen?',
+  replayNow: 'jetzt',
+  replayConfirm: 'Wiederholen',
+  replayed: '{count} fehlgeschlagene Zustellungen erneut eingereiht.',
+  showReplayed: 'Anzeigen',
 };
 
 export type Language = 'en' | 'de';

@@ -1,4 +1,4 @@
-import { instantOfLocalInput as sut, localInputOf, windowProblem } from './time-window';
+import { instantOfLocalInput as sut, localInputOf, replayWindowOf, windowProblem } from './time-window';
 
 describe('instantOfLocalInput', () => {
   it('is undefined for an empty or incomplete value', () => {
@@ -24,5 +24,24 @@ describe('windowProblem', () => {
     expect(windowProblem(nine, nine)).toBe('windowEndsBeforeStart');
     expect(windowProblem(nine, undefined)).toBeUndefined();
     expect(windowProblem(undefined, nine)).toBeUndefined();
+  });
+});
+
+describe('replayWindowOf', () => {
+  const local = (hour: number) => new Date(2026, 10, 27, hour).toISOString();
+  const now = new Date(2026, 10, 27, 12);
+
+  it('asks for the window picked, or up to now without an end', () => {
+    expect(replayWindowOf('2026-11-27T09:00', '2026-11-27T10:00', now)).toEqual({
+      body: { since: local(9), until: local(10) },
+    });
+    expect(replayWindowOf('2026-11-27T09:00', '', now)).toEqual({ body: { since: local(9) } });
+  });
+  it('needs a start, and an end after it (now, when none is given)', () => {
+    expect(replayWindowOf('', '2026-11-27T10:00', now)).toEqual({ problem: 'replayStartRequired' });
+    expect(replayWindowOf('2026-11-27T10:00', '2026-11-27T10:00', now)).toEqual({
+      problem: 'windowEndsBeforeStart',
+    });
+    expect(replayWindowOf('2026-11-27T13:00', '', now)).toEqual({ problem: 'windowEndsBeforeStart' });
   });
 });

@@ -26,3 +26,19 @@ export function instantOfLocalInput(value: string): string | undefined {
 export function windowProblem(since?: string, until?: string): 'windowEndsBeforeStart' | undefined {
   return since && until && Date.parse(until) <= Date.parse(since) ? 'windowEndsBeforeStart' : undefined;
 }
+
+export type ReplayWindow =
+  { body: { since: string; until?: string } } | { problem: 'replayStartRequired' | 'windowEndsBeforeStart' };
+
+/**
+ * The replay request for a window picked in two datetime-local inputs: a start is needed, an empty
+ * end means now, and the window must end after it starts.
+ */
+export function replayWindowOf(from: string, to: string, now = new Date()): ReplayWindow {
+  const since = instantOfLocalInput(from);
+  if (!since) return { problem: 'replayStartRequired' };
+  const until = instantOfLocalInput(to);
+  const problem = windowProblem(since, until ?? now.toISOString());
+  if (problem) return { problem };
+  return { body: until ? { since, until } : { since } };
+}

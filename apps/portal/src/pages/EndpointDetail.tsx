@@ -5,6 +5,7 @@ import { StatsChart } from '../StatsChart';
 import { formatTime, IfCanChange, Loading, Problem, useAction, useLoad, usePortal } from '../ui';
 import { EndpointForm } from './EndpointForm';
 import { Health } from './Endpoints';
+import { Replay } from './Replay';
 import { SecretReveal } from './SecretReveal';
 import { SendTest } from './SendTest';
 import { Verification } from './Verification';
@@ -123,6 +124,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <Problem text={action.problem} />
       </IfCanChange>
       {endpoint.status === 'ACTIVE' && <SendTest endpointId={endpoint.id} />}
+      {endpoint.status === 'ACTIVE' && <Replay endpointId={endpoint.id} />}
       <StatsChart endpointId={endpoint.id} />
     </>
   );
