@@ -85,6 +85,9 @@ const en = {
   replayConfirm: 'Replay',
   replayed: '{count} failed deliveries queued again.',
   showReplayed: 'Show them',
+  signOut: 'Sign out',
+  signedOutTitle: 'Signed out',
+  signedOut: 'Your portal session has ended. To come back, open a new link.',
 };
 
 type Words = typeof en;
@@ -176,6 +179,9 @@ const de: Words = {
   replayConfirm: 'Wiederholen',
   replayed: '{count} fehlgeschlagene Zustellungen erneut eingereiht.',
   showReplayed: 'Anzeigen',
+  signOut: 'Abmelden',
+  signedOutTitle: 'Abgemeldet',
+  signedOut: 'Ihre Portal-Sitzung ist beendet. Um zurückzukehren, öffnen Sie einen neuen Link.',
 };
 
 export type Language = 'en' | 'de';
