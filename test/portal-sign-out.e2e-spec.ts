@@ -6,15 +6,15 @@ import type { RunningApp } from './support/stack';
 
 const ENDED_COOKIE = 'fincore_portal=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict';
 
-/** Signing out of the portal. */
-describe('subscriber portal: signing out', () => {
+/** Signing out of the portal, and the session cookie behind a proxy that terminates TLS. */
+describe('subscriber portal: signing out, and the cookie behind a proxy', () => {
   let world: AppWorld;
   beforeAll(async () => {
     world = await startAppWorld(NotificationApiApp);
   });
   afterAll(() => world.stack.close());
 
-  /** A session opened through `app`, with the headers given. */
+  /** A session opened through `app`, with the headers a proxy in front of it would add. */
   const open = async (
     app: RunningApp,
     options: { readOnly?: boolean; headers?: Record<string, string> } = {},
@@ -57,5 +57,26 @@ describe('subscriber portal: signing out', () => {
     const r = await world.sut.api.delete('/api/v1/portal-sessions/current', { token: world.token });
     expectProblem(r, 400, 'portal_session_required');
     expect(r.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('makes the cookie Secure when a trusted proxy says the browser came over https, and only then', async () => {
+    const forwarded = { headers: { 'x-forwarded-proto': 'https' } };
+    const behindProxy = await world.stack.startApp(NotificationApiApp, { TRUST_PROXY: '127.0.0.1' });
+    const otherProxy = await world.stack.startApp(NotificationApiApp, { TRUST_PROXY: '10.0.0.0/8' });
+
+    const secure = await open(behindProxy, forwarded);
+    expect(secure.setCookie).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    const ended = await signOut(behindProxy, secure.cookie!, forwarded);
+    expect(ended.headers.get('set-cookie')).toBe(`${ENDED_COOKIE}; Secure`);
+
+    // Without the header, from a proxy not trusted, or with no proxy trusted: plain http.
+    for (const [app, headers] of [
+      [behindProxy, {}],
+      [otherProxy, forwarded.headers],
+      [world.sut, forwarded.headers],
+    ] as const) {
+      const opened = await open(app, { headers });
+      expect(opened.setCookie).toMatch(/; HttpOnly; SameSite=Strict$/);
+    }
   });
 });
