@@ -1,9 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
+import type { TestStack } from './stack';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 
 /**
  * The portal's screenshots: into docs/portal (referenced by docs/portal.md) with
@@ -31,12 +35,14 @@ export class PortalBrowser {
     context.on('page', (page) => this.watch(page));
   }
 
-  static async launch(locale = 'en-GB'): Promise<PortalBrowser> {
+  /** In the given language and time zone (the machine's unless given). */
+  static async launch(locale = 'en-GB', timezoneId?: string): Promise<PortalBrowser> {
     requireChromium();
     const profile = mkdtempSync(join(tmpdir(), 'fincore-portal-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       locale,
+      timezoneId,
       viewport: { width: 1280, height: 900 },
       args: CHROMIUM_ARGS,
     });
@@ -56,6 +62,14 @@ export class PortalBrowser {
     return this.context.newPage();
   }
 
+  /** A new page that opens the portal link, once it has arrived at the portal. */
+  async open(link: string): Promise<Page> {
+    const page = await this.newPage();
+    await page.goto(link);
+    await page.waitForURL('**/portal/');
+    return page;
+  }
+
   /** Hosts other than this machine's that the browser asked anything of. */
   foreignHosts(): string[] {
     return [...this.hosts].filter((h) => h !== '127.0.0.1' && h !== 'localhost');
@@ -65,6 +79,22 @@ export class PortalBrowser {
     await this.context.close().catch(() => undefined);
     rmSync(this.profile, { recursive: true, force: true });
   }
+}
+
+/** A portal link from the operator CLI (built by `npm run build`) for the tenant, on the app's address. */
+export function cliPortalLink(
+  stack: TestStack,
+  appUrl: string,
+  tenantCode: string,
+  ...flags: string[]
+): string {
+  const r = spawnSync(process.execPath, [CLI, 'portal:link', '--tenant', tenantCode, ...flags], {
+    env: { PATH: process.env.PATH ?? '', ...stack.env },
+    encoding: 'utf8',
+  });
+  expect(r.status).toBe(0);
+  const { pathname, search } = new URL(r.stdout.trim());
+  return `${appUrl}${pathname}${search}`;
 }
 
 /** axe-core's serious and critical findings on the page as it is now. */
