@@ -119,6 +119,12 @@ describe('notification-api: text, integers, instants and cursors PostgreSQL woul
       body: () => ({ since: '0000-01-01T00:00:00Z' }),
       field: 'since',
     },
+    {
+      what: 'deliveries since year 0000',
+      method: 'GET',
+      path: deliveries('since=0000-01-01T00:00:00Z'),
+      field: 'since',
+    },
     { what: 'a page size of 2^31', method: 'GET', path: deliveries(`limit=${2 ** 31}`), field: 'limit' },
     {
       what: 'a cursor that is no base64url',

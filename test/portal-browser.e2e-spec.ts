@@ -1,6 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { asPortal, openPortalLink } from './support/builders/portal';
 import {
@@ -10,11 +7,9 @@ import {
   startApiAndNotifier,
 } from './support/builders/webhooks';
 import { eventually } from './support/http';
-import { checkAndShoot, PortalBrowser } from './support/portal-browser';
+import { checkAndShoot, cliPortalLink, PortalBrowser } from './support/portal-browser';
 import type { RunningApp, TenantFixture } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
-
-const main = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 
 /** The subscriber portal as a subscriber uses it: a CLI link, then Chromium against the real stack. */
 describe('subscriber portal in a browser', () => {
@@ -37,22 +32,9 @@ describe('subscriber portal in a browser', () => {
     expect(browser.consoleErrors.splice(0)).toEqual([]);
   });
 
-  /** A link from the operator CLI, on the app under test's address. */
-  const cliLink = (tenant: string, ...flags: string[]) => {
-    const r = spawnSync(process.execPath, [main, 'portal:link', '--tenant', tenant, ...flags], {
-      env: { PATH: process.env.PATH ?? '', ...world.stack.env },
-      encoding: 'utf8',
-    });
-    expect(r.status).toBe(0);
-    const { pathname, search } = new URL(r.stdout.trim());
-    return `${world.api.url}${pathname}${search}`;
-  };
-  const open = async (link: string): Promise<Page> => {
-    const page = await browser.newPage();
-    await page.goto(link);
-    await page.waitForURL('**/portal/');
-    return page;
-  };
+  const cliLink = (tenant: string, ...flags: string[]) =>
+    cliPortalLink(world.stack, world.api.url, tenant, ...flags);
+  const open = (link: string) => browser.open(link);
 
   it('opens a CLI link, enables a type, creates an endpoint and shows its delivery with every attempt', async () => {
     const page = await open(cliLink(acme.tenant.code));
@@ -150,7 +132,7 @@ describe('subscriber portal in a browser', () => {
     expect(
       await page
         .getByRole('button')
-        .filter({ hasText: /Disable|Delete|Rotate|Edit/ })
+        .filter({ hasText: /Disable|Delete|Rotate|Edit|Replay/ })
         .count(),
     ).toBe(0);
     await page.getByRole('link', { name: 'Notifications' }).click();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { startAppWorld } from './support/app-world';
-import { createWebhookEndpoint } from './support/builders/webhooks';
+import { createWebhookEndpoint, recordDeliveries } from './support/builders/webhooks';
 import { countRows, selectRows } from './support/db';
 import { expectProblem } from './support/problems';
 import { RunningApp, TestStack } from './support/stack';
@@ -216,6 +216,34 @@ describe('notification API: webhook endpoints and deliveries', () => {
       );
       const page = await sut.api.get('/api/v1/webhook-deliveries', { token });
       expect(page.body).toEqual({ items: [], nextCursor: null });
+    });
+
+    it('keeps to a time window page after page, and refuses a window that ends before it starts', async () => {
+      const { tenant, token } = await stack.createTenant();
+      const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });
+      const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
+      const made = await recordDeliveries(await stack.db(), tenant, endpoint.id, [1, 2, 3, 4, 5].map(at));
+      const window = `since=${at(2).toISOString()}&until=${encodeURIComponent('2026-11-27T10:05:00+01:00')}`;
+      const first = await sut.api.get(`/api/v1/webhook-deliveries?${window}&limit=2`, { token });
+      const second = await sut.api.get(
+        `/api/v1/webhook-deliveries?${window}&limit=2&cursor=${first.body.nextCursor}`,
+        { token },
+      );
+      expect([...first.body.items, ...second.body.items].map((d: { id: string }) => d.id)).toEqual([
+        made[3],
+        made[2],
+        made[1],
+      ]);
+      expect(second.body.nextCursor).toBeNull();
+
+      for (const refused of [
+        `since=${at(3).toISOString()}&until=${at(3).toISOString()}`,
+        'until=yesterday',
+      ]) {
+        const r = await sut.api.get(`/api/v1/webhook-deliveries?${refused}`, { token });
+        expectProblem(r, 400, 'validation_failed');
+        expect(r.body.errors).toEqual([expect.objectContaining({ field: 'until' })]);
+      }
     });
   });
 });

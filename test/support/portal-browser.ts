@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { createPortalLink } from './builders/portal';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
-import type { RunningApp } from './stack';
+import type { RunningApp, TestStack } from './stack';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 
 /**
  * The portal's screenshots: into docs/portal (referenced by docs/portal.md) with
@@ -33,12 +36,14 @@ export class PortalBrowser {
     context.on('page', (page) => this.watch(page));
   }
 
-  static async launch(locale = 'en-GB'): Promise<PortalBrowser> {
+  /** In the given language and time zone (the machine's unless given). */
+  static async launch(locale = 'en-GB', timezoneId?: string): Promise<PortalBrowser> {
     requireChromium();
     const profile = mkdtempSync(join(tmpdir(), 'fincore-portal-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       locale,
+      timezoneId,
       viewport: { width: 1280, height: 900 },
       args: CHROMIUM_ARGS,
     });
@@ -58,6 +63,14 @@ export class PortalBrowser {
     return this.context.newPage();
   }
 
+  /** A new page that opens the portal link, once it has arrived at the portal. */
+  async open(link: string): Promise<Page> {
+    const page = await this.newPage();
+    await page.goto(link);
+    await page.waitForURL('**/portal/');
+    return page;
+  }
+
   /** Hosts other than this machine's that the browser asked anything of. */
   foreignHosts(): string[] {
     return [...this.hosts].filter((h) => h !== '127.0.0.1' && h !== 'localhost');
@@ -67,6 +80,22 @@ export class PortalBrowser {
     await this.context.close().catch(() => undefined);
     rmSync(this.profile, { recursive: true, force: true });
   }
+}
+
+/** A portal link from the operator CLI (built by `npm run build`) for the tenant, on the app's address. */
+export function cliPortalLink(
+  stack: TestStack,
+  appUrl: string,
+  tenantCode: string,
+  ...flags: string[]
+): string {
+  const r = spawnSync(process.execPath, [CLI, 'portal:link', '--tenant', tenantCode, ...flags], {
+    env: { PATH: process.env.PATH ?? '', ...stack.env },
+    encoding: 'utf8',
+  });
+  expect(r.status).toBe(0);
+  const { pathname, search } = new URL(r.stdout.trim());
+  return `${appUrl}${pathname}${search}`;
 }
 
 /** axe-core's serious and critical findings on the page as it is now. */
@@ -87,8 +116,5 @@ export async function checkAndShoot(page: Page, name: string): Promise<void> {
 /** A new page on a read-write portal session of the token's tenant, opened from a link the API gave. */
 export async function openPortal(browser: PortalBrowser, app: RunningApp, token: string): Promise<Page> {
   const { pathname, search } = new URL((await createPortalLink(app.api, token)).url);
-  const page = await browser.newPage();
-  await page.goto(`${app.url}${pathname}${search}`);
-  await page.waitForURL('**/portal/');
-  return page;
+  return browser.open(`${app.url}${pathname}${search}`);
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { answer, api } from './api';
 import { pickLanguage, translator } from './i18n';
 import { hrefOf, parseRoute, sectionOf, type Route } from './route';
-import { Loading, Portal } from './ui';
+import { Loading, Portal, Problem, useAction } from './ui';
 import { ConfigurationPage } from './pages/Configuration';
 import { DeliveriesPage } from './pages/Deliveries';
 import { DeliveryDetailPage } from './pages/DeliveryDetail';
@@ -32,7 +32,7 @@ function Page({ route }: { route: Route }) {
     case 'endpoint':
       return <EndpointDetailPage id={route.id} />;
     case 'deliveries':
-      return <DeliveriesPage key={route.endpointId ?? ''} endpointId={route.endpointId} />;
+      return <DeliveriesPage filter={route} />;
     case 'delivery':
       return <DeliveryDetailPage id={route.id} />;
     case 'event-types':
@@ -50,6 +50,8 @@ export function App() {
   const route = useRoute();
   const [caller, setCaller] = useState<{ tenantCode: string; canChange: boolean }>();
   const [problem, setProblem] = useState<string>();
+  const [signedOut, setSignedOut] = useState(false);
+  const signOut = useAction();
   useEffect(() => {
     document.documentElement.lang = language;
     answer(api.GET('/api/v1/portal-sessions/current')).then(
@@ -62,6 +64,18 @@ export function App() {
     () => ({ t, language, canChange: caller?.canChange ?? false }),
     [t, language, caller],
   );
+  if (signedOut)
+    return (
+      <>
+        <header>
+          <p className="brand">fincore · {t('title')}</p>
+        </header>
+        <main>
+          <h1>{t('signedOutTitle')}</h1>
+          <p>{t('signedOut')}</p>
+        </main>
+      </>
+    );
   return (
     <Portal.Provider value={context}>
       <header>
@@ -76,6 +90,22 @@ export function App() {
             </a>
           ))}
         </nav>
+        {caller && (
+          <button
+            type="button"
+            className="sign-out"
+            disabled={signOut.busy}
+            onClick={() =>
+              signOut.run(
+                () => answer(api.DELETE('/api/v1/portal-sessions/current')),
+                () => setSignedOut(true),
+              )
+            }
+          >
+            {t('signOut')}
+          </button>
+        )}
+        <Problem text={signOut.problem} />
       </header>
       <main>{caller ? <Page route={route} /> : <Loading problem={problem} />}</main>
     </Portal.Provider>

@@ -97,6 +97,21 @@ const en = {
   back: 'Back',
   problem: 'Something went wrong: {detail}',
   sessionEnded: 'Your portal session has ended. Ask for a new link.',
+  from: 'From (local time)',
+  to: 'To (local time)',
+  windowEndsBeforeStart: '"To" must be after "From".',
+  replayTitle: 'Replay failed deliveries',
+  replayHint:
+    'Sends the failed deliveries to this endpoint created in the window again, with the same webhook-id. An empty "To" means now.',
+  replayStartRequired: 'Choose where the window starts.',
+  confirmReplay: 'Replay the failed deliveries created from {from} to {to}?',
+  replayNow: 'now',
+  replayConfirm: 'Replay',
+  replayed: '{count} failed deliveries queued again.',
+  showReplayed: 'Show them',
+  signOut: 'Sign out',
+  signedOutTitle: 'Signed out',
+  signedOut: 'Your portal session has ended. To come back, open a new link.',
 };
 
 type Words = typeof en;
@@ -200,6 +215,21 @@ const de: Words = {
   back: 'Zurück',
   problem: 'Etwas ist schiefgegangen: {detail}',
   sessionEnded: 'Ihre Portal-Sitzung ist abgelaufen. Fordern Sie einen neuen Link an.',
+  from: 'Von (Ortszeit)',
+  to: 'Bis (Ortszeit)',
+  windowEndsBeforeStart: '„Bis“ muss nach „Von“ liegen.',
+  replayTitle: 'Fehlgeschlagene Zustellungen wiederholen',
+  replayHint:
+    'Sendet die fehlgeschlagenen Zustellungen an diesen Endpunkt aus dem Zeitraum erneut, mit derselben webhook-id. Ein leeres „Bis“ bedeutet jetzt.',
+  replayStartRequired: 'Wählen Sie den Beginn des Zeitraums.',
+  confirmReplay: 'Die fehlgeschlagenen Zustellungen von {from} bis {to} wiederholen?',
+  replayNow: 'jetzt',
+  replayConfirm: 'Wiederholen',
+  replayed: '{count} fehlgeschlagene Zustellungen erneut eingereiht.',
+  showReplayed: 'Anzeigen',
+  signOut: 'Abmelden',
+  signedOutTitle: 'Abgemeldet',
+  signedOut: 'Ihre Portal-Sitzung ist beendet. Um zurückzukehren, öffnen Sie einen neuen Link.',
 };
 
 export type Language = 'en' | 'de';

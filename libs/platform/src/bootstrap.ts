@@ -67,6 +67,8 @@ export async function createApp(
   const adapter = new FastifyAdapter({
     bodyLimit: config.HTTP_BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Forwarded headers only from the configured proxies; from anyone else they are ignored.
+    trustProxy: config.TRUST_PROXY.trim() || false,
     // What the router and Node's parser refuse never reaches Nest's filter: answered here alike.
     frameworkErrors: frameworkErrorHandler(config),
     clientErrorHandler: clientErrorHandler(config),

@@ -22,7 +22,7 @@ export { ProblemException } from './errors/problem';
 export { defineProblems } from './errors/problem-catalog';
 export type { FieldError } from './errors/problem';
 export { RateLimiter } from './http/rate-limiter';
-export { PORTAL_COOKIE, PORTAL_CSRF_HEADER, sessionCookie } from './portal/portal-cookie';
+export { endedSessionCookie, PORTAL_COOKIE, PORTAL_CSRF_HEADER, sessionCookie } from './portal/portal-cookie';
 export {
   PORTAL_LINK_SECONDS,
   PORTAL_OPEN_PATH,

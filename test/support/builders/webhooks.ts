@@ -1,10 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { OutboxEventEntity } from '@fincore/events';
+import type { TenantEntity } from '@fincore/platform';
 import { NotificationApiApp } from '../../../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../../../apps/notifier/src/app.definition';
 import { ApiClient, ApiResponse, expectStatus } from '../http';
 import { RunningApp, TenantFixture, TestStack } from '../stack';
 import { WebhookReceiver } from '../webhook-receiver';
+import { NotificationRows } from './notifications';
 
 /** The notification API (whose relay publishes the outbox) and the notifier on one stack. */
 export interface DeliveryWorld {
@@ -161,4 +163,31 @@ export async function tenantWithEndpoints(
   const endpoints = [];
   for (const input of inputs) endpoints.push(await createWebhookEndpoint(api, fixture.token, input));
   return { ...fixture, endpoints };
+}
+
+/**
+ * One delivery per instant to the endpoint, each of an event of its own, written into the tables
+ * as the notifier leaves them after one attempt, created at that instant: lists and replays over a
+ * time window without waiting for real deliveries. Answers their ids in the order of `createdAts`.
+ */
+export async function recordDeliveries(
+  db: DataSource,
+  tenant: TenantEntity,
+  endpointId: string,
+  createdAts: Date[],
+  status: 'FAILED' | 'SUCCEEDED' = 'FAILED',
+): Promise<string[]> {
+  const rows = new NotificationRows(db);
+  const ids: string[] = [];
+  for (const createdAt of createdAts) {
+    const eventId = await rows.event(tenant, { processed: true, occurredAt: createdAt });
+    const [{ id }]: Array<{ id: string }> = await db.query(
+      `INSERT INTO notifications.webhook_deliveries
+         (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, attempt_count, created_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'PERSON_UPDATED', $4, $5, 1, $4) RETURNING id`,
+      [tenant.id, endpointId, eventId, createdAt, status],
+    );
+    ids.push(id);
+  }
+  return ids;
 }

@@ -1,6 +1,14 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, CurrentPrincipal, Principal } from '@fincore/platform';
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiAuth, CurrentPrincipal, endedSessionCookie, Principal, PROBLEM_CONTENT } from '@fincore/platform';
 import { PortalCaller, PortalSessionRequest, PortalSessionResponse } from './portal-session.schemas';
 import { PortalSessionsService } from './portal-sessions.service';
 
@@ -32,5 +40,27 @@ export class PortalSessionsController {
   @ApiOkResponse({ standardSchema: PortalCaller })
   current(@CurrentPrincipal() principal: Principal) {
     return this.service.caller(principal);
+  }
+
+  @Delete('current')
+  @HttpCode(204)
+  @ApiAuth('notifications:read')
+  @ApiOperation({
+    summary: 'Sign out: ends the portal session whose cookie carries the request, and drops the cookie',
+    description:
+      'The session is ended on the server, so its cookie opens nothing any more, wherever it was copied to. Like every change made with the cookie, it needs the x-fincore-portal header. Read-only sessions may sign out too.',
+  })
+  @ApiNoContentResponse({ description: 'Signed out' })
+  @ApiBadRequestResponse({
+    description: 'portal_session_required: called with an API token, which has no session to end',
+    content: PROBLEM_CONTENT,
+  })
+  async end(
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.service.end(principal);
+    reply.header('set-cookie', endedSessionCookie(request.protocol === 'https'));
   }
 }

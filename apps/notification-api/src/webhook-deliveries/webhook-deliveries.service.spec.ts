@@ -36,11 +36,22 @@ describe('WebhookDeliveriesService', () => {
       const page = [aWebhookDelivery(), aWebhookDelivery(), aWebhookDelivery()];
       deliveries.listOfTenant.mockResolvedValue(page);
 
-      const result = await sut.list(principal, { limit: 2, status: 'FAILED' });
+      const result = await sut.list(principal, {
+        limit: 2,
+        status: 'FAILED',
+        since: '2026-11-27T10:00:00+01:00',
+      });
 
       expect(deliveries.listOfTenant).toHaveBeenCalledWith(
         'tenant-1',
-        { status: 'FAILED', endpointId: undefined, notificationTypeCode: undefined, before: undefined },
+        {
+          status: 'FAILED',
+          endpointId: undefined,
+          notificationTypeCode: undefined,
+          since: new Date('2026-11-27T09:00:00Z'),
+          until: undefined,
+          before: undefined,
+        },
         3,
       );
       expect(result.items.map((d) => d.id)).toEqual([page[0].id, page[1].id]);

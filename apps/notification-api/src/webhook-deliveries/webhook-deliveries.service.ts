@@ -30,6 +30,8 @@ export class WebhookDeliveriesService {
         status: query.status,
         endpointId: query.endpointId,
         notificationTypeCode: query.notificationTypeCode,
+        since: query.since === undefined ? undefined : new Date(query.since),
+        until: query.until === undefined ? undefined : new Date(query.until),
         before,
       },
       query.limit + 1,

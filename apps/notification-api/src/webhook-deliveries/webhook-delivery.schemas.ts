@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AttemptOutcome, DELIVERY_STATUSES, DeliveryStatus } from '@fincore/notifications';
-import { boundedIntParam, cursorParam } from '@fincore/platform';
+import { boundedIntParam, cursorParam, instant } from '@fincore/platform';
 import {
   EntityId,
   NotificationTypeCode,
@@ -21,10 +21,22 @@ export const DeliveryListQuery = z
     status: DeliveryStatusCode.optional().describe('Only deliveries in this status'),
     endpointId: EntityId.optional().describe('Only deliveries to this webhook endpoint'),
     notificationTypeCode: NotificationTypeCode.optional(),
+    since: instant()
+      .optional()
+      .describe('Only deliveries created at or after this instant (ISO 8601 with offset)'),
+    until: instant().optional().describe('Only deliveries created before this instant; after since'),
     limit: boundedIntParam({ min: 1, max: 100 }).default(20).describe('Page size, 1-100'),
-    cursor: cursorParam().optional().describe('nextCursor of the previous page'),
+    cursor: cursorParam().optional().describe('nextCursor of the previous page, sent with the same filters'),
   })
-  .strict();
+  .strict()
+  .superRefine((query, ctx) => {
+    if (
+      query.since !== undefined &&
+      query.until !== undefined &&
+      Date.parse(query.until) <= Date.parse(query.since)
+    )
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be after since' });
+  });
 
 export const WebhookDeliveryResponse = z
   .object({

@@ -1,48 +1,69 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { answer, api, type Schemas } from '../api';
-import type { paths } from '../schema';
-import { hrefOf } from '../route';
-import { Badge, formatTime, Loading, useLoad, usePortal } from '../ui';
+import { deliveriesQueryOf } from '../deliveries-query';
+import { hrefOf, withFilter, type DeliveryFilter } from '../route';
+import { instantOfLocalInput, localInputOf, windowProblem } from '../time-window';
+import { Badge, formatTime, Loading, Problem, useLoad, usePortal } from '../ui';
 
 type Status = Schemas['WebhookDelivery']['status'];
-type Query = NonNullable<paths['/api/v1/webhook-deliveries']['get']['parameters']['query']>;
 const STATUSES: Status[] = ['PENDING', 'SUCCEEDED', 'FAILED'];
 
 export function statusWord(status: Status, t: ReturnType<typeof usePortal>['t']) {
   return status === 'SUCCEEDED' ? t('succeeded') : status === 'FAILED' ? t('failed') : t('pending');
 }
 
-/** Deliveries newest first, filtered by status, event type and endpoint, a page at a time. */
-export function DeliveriesPage({ endpointId: initialEndpoint }: { endpointId?: string }) {
+/**
+ * A datetime-local input for an instant of the URL, in the browser's time zone: what is typed
+ * applies once it is a whole date and time, or nothing.
+ */
+export function InstantInput(props: {
+  label: string;
+  instant?: string;
+  onChange: (instant?: string) => void;
+}) {
+  const [draft, setDraft] = useState(localInputOf(props.instant));
+  useEffect(() => setDraft(localInputOf(props.instant)), [props.instant]);
+  return (
+    <label>
+      {props.label}
+      <input
+        type="datetime-local"
+        value={draft}
+        onChange={(e) => {
+          const value = e.target.value;
+          setDraft(value);
+          if (value === '' || instantOfLocalInput(value)) props.onChange(instantOfLocalInput(value));
+        }}
+      />
+    </label>
+  );
+}
+
+/**
+ * Deliveries newest first, filtered by status, event type, endpoint and time, a page at a time.
+ * The filters live in the URL: a filtered list can be bookmarked, shared and gone back to.
+ */
+export function DeliveriesPage({ filter }: { filter: DeliveryFilter }) {
   const { t, language } = usePortal();
-  const [status, setStatus] = useState<Status | ''>('');
-  const [type, setType] = useState('');
-  const [endpointId, setEndpointId] = useState(initialEndpoint ?? '');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const here = hrefOf({ page: 'deliveries', ...filter });
+  // The pages passed under this filter only: another filter starts at the newest again.
+  const [paging, setPaging] = useState({ of: here, cursors: [] as string[] });
+  const cursors = paging.of === here ? paging.cursors : [];
   const cursor = cursors[cursors.length - 1];
+  const invalid = windowProblem(filter.since, filter.until);
   const endpoints = useLoad(() => answer(api.GET('/api/v1/webhook-endpoints')), []);
   const types = useLoad(() => answer(api.GET('/api/v1/notification-types')), []);
   const page = useLoad(
     () =>
-      answer(
-        api.GET('/api/v1/webhook-deliveries', {
-          params: {
-            query: {
-              limit: '20',
-              ...(status ? { status } : {}),
-              // Whatever the catalog lists now, beyond the enum of the document the portal was built from.
-              ...(type ? { notificationTypeCode: type as Query['notificationTypeCode'] } : {}),
-              ...(endpointId ? { endpointId } : {}),
-              ...(cursor ? { cursor } : {}),
-            },
-          },
-        }),
-      ),
-    [status, type, endpointId, cursor],
+      invalid
+        ? Promise.resolve(null)
+        : answer(
+            api.GET('/api/v1/webhook-deliveries', { params: { query: deliveriesQueryOf(filter, cursor) } }),
+          ),
+    [here, cursor],
   );
-  const filter = (apply: () => void) => {
-    apply();
-    setCursors([]);
+  const change = (c: Partial<DeliveryFilter>) => {
+    window.location.hash = hrefOf({ page: 'deliveries', ...withFilter(filter, c) });
   };
   const urlOf = (id: string) => endpoints.value?.items.find((e) => e.id === id)?.url ?? id;
 
@@ -52,7 +73,10 @@ export function DeliveriesPage({ endpointId: initialEndpoint }: { endpointId?: s
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           {t('status')}
-          <select value={status} onChange={(e) => filter(() => setStatus(e.target.value as Status | ''))}>
+          <select
+            value={filter.status ?? ''}
+            onChange={(e) => change({ status: (e.target.value || undefined) as Status | undefined })}
+          >
             <option value="">{t('any')}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -63,7 +87,7 @@ export function DeliveriesPage({ endpointId: initialEndpoint }: { endpointId?: s
         </label>
         <label>
           {t('eventType')}
-          <select value={type} onChange={(e) => filter(() => setType(e.target.value))}>
+          <select value={filter.type ?? ''} onChange={(e) => change({ type: e.target.value })}>
             <option value="">{t('any')}</option>
             {types.value?.items.map((ty) => (
               <option key={ty.code} value={ty.code}>
@@ -74,7 +98,7 @@ export function DeliveriesPage({ endpointId: initialEndpoint }: { endpointId?: s
         </label>
         <label>
           {t('endpoint')}
-          <select value={endpointId} onChange={(e) => filter(() => setEndpointId(e.target.value))}>
+          <select value={filter.endpointId ?? ''} onChange={(e) => change({ endpointId: e.target.value })}>
             <option value="">{t('any')}</option>
             {endpoints.value?.items.map((e) => (
               <option key={e.id} value={e.id}>
@@ -83,8 +107,12 @@ export function DeliveriesPage({ endpointId: initialEndpoint }: { endpointId?: s
             ))}
           </select>
         </label>
+        <InstantInput label={t('from')} instant={filter.since} onChange={(since) => change({ since })} />
+        <InstantInput label={t('to')} instant={filter.until} onChange={(until) => change({ until })} />
       </form>
-      {!page.value ? (
+      {invalid ? (
+        <Problem text={t(invalid)} />
+      ) : !page.value ? (
         <Loading problem={page.problem} />
       ) : page.value.items.length === 0 ? (
         <p>{t('noItems')}</p>
@@ -118,12 +146,15 @@ export function DeliveriesPage({ endpointId: initialEndpoint }: { endpointId?: s
       )}
       <div className="actions">
         {cursors.length > 0 && (
-          <button type="button" onClick={() => setCursors([])}>
+          <button type="button" onClick={() => setPaging({ of: here, cursors: [] })}>
             {t('firstPage')}
           </button>
         )}
-        {page.value?.nextCursor && (
-          <button type="button" onClick={() => setCursors([...cursors, page.value!.nextCursor!])}>
+        {!invalid && page.value?.nextCursor && (
+          <button
+            type="button"
+            onClick={() => setPaging({ of: here, cursors: [...cursors, page.value!.nextCursor!] })}
+          >
             {t('nextPage')}
           </button>
         )}

@@ -6,6 +6,7 @@ import { formatTime, IfCanChange, Loading, Problem, useAction, useLoad, usePorta
 import { EndpointForm } from './EndpointForm';
 import { SecurityFacts } from './EndpointSecurity';
 import { Health } from './Endpoints';
+import { Replay } from './Replay';
 import { SecretReveal } from './SecretReveal';
 import { SendTest } from './SendTest';
 import { Verification } from './Verification';
@@ -133,6 +134,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <Problem text={action.problem} />
       </IfCanChange>
       {endpoint.status === 'ACTIVE' && <SendTest endpointId={endpoint.id} />}
+      {endpoint.status === 'ACTIVE' && <Replay endpointId={endpoint.id} />}
       <StatsChart endpointId={endpoint.id} />
     </>
   );

@@ -196,6 +196,20 @@ describe('WebhookDeliveryAdminRepository', () => {
       expect(await sut.listOfTenant((await db.createTenant()).id, {}, 10)).toEqual([]);
     });
 
+    it('keeps to [since, until) beside the other filters and the position', async () => {
+      const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s));
+      const made = [];
+      for (const s of [1, 2, 3, 4, 5]) made.push(await rows.delivery(endpoint, { createdAt: at(s) }));
+      await rows.delivery(endpoint, { createdAt: at(3), status: 'FAILED' });
+      const ids = async (filter: Parameters<typeof sut.listOfTenant>[1]) =>
+        (await sut.listOfTenant(tenant.id, { status: 'PENDING', ...filter }, 10)).map((d) => d.id);
+
+      expect(await ids({ since: at(2), until: at(5) })).toEqual([made[3].id, made[2].id, made[1].id]);
+      expect(await ids({ since: at(4) })).toEqual([made[4].id, made[3].id]);
+      expect(await ids({ until: at(2) })).toEqual([made[0].id]);
+      expect(await ids({ since: at(2), until: at(5), before: made[2] })).toEqual([made[1].id]);
+    });
+
     it("puts a finished delivery back to pending, due now, with a fresh cycle, and never another tenant's", async () => {
       const succeeded = await rows.delivery(endpoint, {
         status: 'SUCCEEDED',

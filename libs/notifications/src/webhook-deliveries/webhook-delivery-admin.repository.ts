@@ -11,6 +11,9 @@ export interface DeliveryListFilter {
   status?: DeliveryStatus;
   endpointId?: string;
   notificationTypeCode?: string;
+  /** Only deliveries created in [since, until); either end may be open. */
+  since?: Date;
+  until?: Date;
   /** Only deliveries after this position in newest-first order. */
   before?: DeliveryPosition;
 }
@@ -46,7 +49,10 @@ const UTC_ORIGIN = `timestamptz '2000-01-01 00:00:00+00'`;
 export class WebhookDeliveryAdminRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The tenant's deliveries, newest first, up to `take`. */
+  /**
+   * The tenant's deliveries, newest first, up to `take`. The time window and the position both
+   * bound created_at, so every filter reads a range of the (tenant_id, created_at, id) index.
+   */
   listOfTenant(tenantId: string, filter: DeliveryListFilter, take: number): Promise<WebhookDeliveryEntity[]> {
     const qb = this.db
       .getRepository(WebhookDeliveryEntity)
@@ -56,6 +62,8 @@ export class WebhookDeliveryAdminRepository {
     if (filter.endpointId) qb.andWhere('d.endpoint_id = :endpointId', { endpointId: filter.endpointId });
     if (filter.notificationTypeCode)
       qb.andWhere('d.notification_type_code = :type', { type: filter.notificationTypeCode });
+    if (filter.since) qb.andWhere('d.created_at >= :since', { since: filter.since });
+    if (filter.until) qb.andWhere('d.created_at < :until', { until: filter.until });
     if (filter.before)
       qb.andWhere('(d.created_at, d.id) < (:at, :id)', { at: filter.before.createdAt, id: filter.before.id });
     return qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').take(take).getMany();

@@ -1,3 +1,4 @@
+import * as ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DATABASE_TIMEOUT_DEFAULTS as DB } from '@fincore/database';
 import { parseRedisClusterNodes } from './cluster-nodes';
@@ -11,6 +12,13 @@ const bool = (fallback: boolean) =>
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** Milliseconds, where 0 turns the bound off. */
 const millis = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+/** One trusted proxy as Fastify's trustProxy takes it: an address, a CIDR range or a named range. */
+const isProxyAddress = (v: string) =>
+  ['loopback', 'linklocal', 'uniquelocal'].includes(v) ||
+  ipaddr.IPv4.isValidFourPartDecimal(v) ||
+  ipaddr.IPv4.isValidCIDRFourPartDecimal(v) ||
+  ipaddr.IPv6.isValid(v) ||
+  ipaddr.IPv6.isValidCIDR(v);
 const url = (protocols: string[], fallback: string) =>
   z
     .string()
@@ -148,6 +156,19 @@ export const configSchema = z.object({
     .refine(
       (v) => v.split(/\s+/).every((o) => o === '' || /^https?:\/\/[A-Za-z0-9.*-]+(:\d+)?$/.test(o)),
       'must be origins separated by spaces',
+    ),
+  /**
+   * Reverse proxies in front of the apps (comma-separated addresses, CIDR ranges, or loopback,
+   * linklocal, uniquelocal): from them alone X-Forwarded-Proto and X-Forwarded-For are believed, so
+   * behind a proxy that terminates TLS the portal's cookie is Secure and rate limits count the
+   * client's address. None by default: those headers are ignored.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.trim() === '' || v.split(',').every((a) => isProxyAddress(a.trim())),
+      'must be IP addresses or CIDR ranges separated by commas (or loopback, linklocal, uniquelocal)',
     ),
   BULL_BOARD_USERNAME: z.string().min(1).default('admin'),
   BULL_BOARD_PASSWORD: z.string().optional(),

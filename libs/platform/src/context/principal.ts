@@ -4,4 +4,6 @@ export interface Principal {
   tenantId: string;
   tenantCode: string;
   scopes: readonly string[];
+  /** The portal session whose cookie carried the request; absent for an API token. */
+  portalSessionId?: string;
 }

@@ -27,3 +27,8 @@ export function sessionCookie(value: string, maxAgeSeconds: number, secure: bool
   if (secure) attributes.push('Secure');
   return attributes.join('; ');
 }
+
+/** Tells the browser to drop the session cookie (the attributes must match for it to be replaced). */
+export function endedSessionCookie(secure: boolean): string {
+  return sessionCookie('', 0, secure);
+}

@@ -70,6 +70,14 @@ export class PortalSessionRepository {
     return { outcome: row.used ? 'used' : 'expired' };
   }
 
+  /** Ends the session now: its cookie authenticates nothing from here on, on any replica. */
+  async end(sessionId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE platform.portal_sessions SET expires_at = now() WHERE id = $1 AND expires_at > now()`,
+      [sessionId],
+    );
+  }
+
   /** The unexpired session with this cookie digest and its tenant's code, in one round trip. */
   async findActive(sessionDigest: string): Promise<ActivePortalSession | undefined> {
     const rows: Array<{ id: string; tenant_id: string; code: string; read_only: boolean }> =

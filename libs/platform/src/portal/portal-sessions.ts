@@ -28,6 +28,7 @@ export class PortalSessions {
       tenantId: session.tenantId,
       tenantCode: session.tenantCode,
       scopes: session.readOnly ? PORTAL_READ_SCOPES : PORTAL_WRITE_SCOPES,
+      portalSessionId: session.id,
     };
   }
 }
