@@ -109,8 +109,20 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 /** Saves the page for the docs, once axe has nothing serious to say about it. */
 export async function checkAndShoot(page: Page, name: string): Promise<void> {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  expect({ page: name, width: await widthOnAPhone(page) }).toEqual({ page: name, width: PHONE.width });
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const PHONE = { width: 360, height: 740 };
+
+/** How wide the page lays out on a 360 px screen: wider means the page scrolls sideways. */
+async function widthOnAPhone(page: Page): Promise<number> {
+  const size = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
+  if (size) await page.setViewportSize(size);
+  return width;
 }
 
 /** A new page on a read-write portal session of the token's tenant, opened from a link the API gave. */
