@@ -70,7 +70,14 @@ describe('subscriber portal in a browser', () => {
     await page.getByLabel('Status').selectOption('FAILED');
     await page.getByRole('cell', { name: 'Failed' }).waitFor();
     await checkAndShoot(page, 'deliveries');
+    // The subscriber looks the webhook up by the webhook-id its receiver logged.
+    const [failed] = await receiver.waitFor(1);
+    await page.getByLabel('Status').selectOption('');
+    const webhookId = String(failed.headers['webhook-id']);
+    await page.getByLabel('webhook-id').fill(webhookId);
+    await page.waitForURL(`**/portal/#/deliveries?eventId=${webhookId}`);
     await page.getByRole('row').nth(1).getByRole('link').click();
+    await page.getByRole('definition').filter({ hasText: webhookId }).waitFor();
     await page.getByRole('cell', { name: 'receiver broke' }).first().waitFor();
     await expect(page.getByRole('cell', { name: '500', exact: true }).count()).resolves.toBeGreaterThan(0);
 

@@ -218,6 +218,25 @@ describe('notification API: webhook endpoints and deliveries', () => {
       expect(page.body).toEqual({ items: [], nextCursor: null });
     });
 
+    it("finds an event's deliveries by the webhook-id a receiver saw, and only the tenant's own", async () => {
+      const { tenant, token } = await stack.createTenant();
+      const other = await stack.createTenant();
+      const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });
+      const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
+      const [, wanted] = await recordDeliveries(await stack.db(), tenant, endpoint.id, [1, 2, 3].map(at));
+      const { eventId } = (await sut.api.get(`/api/v1/webhook-deliveries/${wanted}`, { token })).body;
+
+      const found = await sut.api.get(`/api/v1/webhook-deliveries?eventId=${eventId}`, { token });
+      expect(found.body.items.map((d: { id: string }) => d.id)).toEqual([wanted]);
+      const elsewhere = await sut.api.get(`/api/v1/webhook-deliveries?eventId=${eventId}`, {
+        token: other.token,
+      });
+      expect(elsewhere.body).toEqual({ items: [], nextCursor: null });
+      const refused = await sut.api.get('/api/v1/webhook-deliveries?eventId=msg_123', { token });
+      expectProblem(refused, 400, 'validation_failed');
+      expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'eventId' })]);
+    });
+
     it('keeps to a time window page after page, and refuses a window that ends before it starts', async () => {
       const { tenant, token } = await stack.createTenant();
       const endpoint = await createWebhookEndpoint(sut.api, token, { url: 'http://127.0.0.1:9/hook' });

@@ -6,6 +6,7 @@ describe('deliveriesQueryOf', () => {
       status: 'FAILED',
       type: 'PERSON_UPDATED',
       endpointId: '0b9f3c52-4a6e-4c38-9f3e-1f4c8e7d2a10',
+      eventId: '5f1d7a2e-9c3b-4e8a-b1d6-7e2c4a9f0b31',
       since: '2026-11-27T08:30:00.000Z',
       until: '2026-11-27T09:30:00.000Z',
     } as const;
@@ -14,6 +15,7 @@ describe('deliveriesQueryOf', () => {
       status: 'FAILED',
       notificationTypeCode: 'PERSON_UPDATED',
       endpointId: filter.endpointId,
+      eventId: filter.eventId,
       since: filter.since,
       until: filter.until,
       cursor: 'next-page',

@@ -11,6 +11,7 @@ describe('parseRoute', () => {
       { page: 'endpoint', id },
       { page: 'deliveries' },
       { page: 'deliveries', endpointId: id },
+      { page: 'deliveries', eventId: id },
       { page: 'deliveries', status: 'FAILED', type: 'PERSON_UPDATED', endpointId: id, since, until },
       { page: 'delivery', id },
       { page: 'event-types' },
@@ -23,7 +24,9 @@ describe('parseRoute', () => {
     expect(sut('#/endpoints/not-an-id')).toEqual({ page: 'endpoints' });
   });
   it('leaves out a filter of the wrong shape and keeps the others', () => {
-    expect(sut(`#/deliveries?endpointId=x&status=LOST&type=a%20b&since=yesterday&until=${until}`)).toEqual({
+    expect(
+      sut(`#/deliveries?endpointId=x&eventId=whsec&status=LOST&type=a%20b&since=yesterday&until=${until}`),
+    ).toEqual({
       page: 'deliveries',
       until,
     });

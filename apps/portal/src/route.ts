@@ -3,6 +3,8 @@ export interface DeliveryFilter {
   status?: 'PENDING' | 'SUCCEEDED' | 'FAILED';
   type?: string;
   endpointId?: string;
+  /** The webhook-id a receiver saw: the event's id. */
+  eventId?: string;
   since?: string;
   until?: string;
 }
@@ -17,6 +19,7 @@ export type Route =
   | { page: 'configuration' };
 
 const ID = /^[0-9a-f-]{36}$/i;
+export const isEntityId = (v: string) => ID.test(v);
 /** What toISOString writes, the only form the portal puts in its URLs; a day the calendar lacks is none. */
 const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const isInstant = (v: string) =>
@@ -27,6 +30,7 @@ const FILTERS: { [K in keyof DeliveryFilter]-?: (value: string) => boolean } = {
   status: (v) => v === 'PENDING' || v === 'SUCCEEDED' || v === 'FAILED',
   type: (v) => /^[A-Z][A-Z0-9_]{0,99}$/.test(v),
   endpointId: (v) => ID.test(v),
+  eventId: (v) => ID.test(v),
   since: isInstant,
   until: isInstant,
 };

@@ -30,6 +30,7 @@ export class WebhookDeliveriesService {
         status: query.status,
         endpointId: query.endpointId,
         notificationTypeCode: query.notificationTypeCode,
+        eventId: query.eventId,
         since: query.since === undefined ? undefined : new Date(query.since),
         until: query.until === undefined ? undefined : new Date(query.until),
         before,

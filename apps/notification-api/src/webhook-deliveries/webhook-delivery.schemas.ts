@@ -21,6 +21,9 @@ export const DeliveryListQuery = z
     status: DeliveryStatusCode.optional().describe('Only deliveries in this status'),
     endpointId: EntityId.optional().describe('Only deliveries to this webhook endpoint'),
     notificationTypeCode: NotificationTypeCode.optional(),
+    eventId: EntityId.optional().describe(
+      'Only the deliveries of this event: the webhook-id header and envelope id a receiver saw',
+    ),
     since: instant()
       .optional()
       .describe('Only deliveries created at or after this instant (ISO 8601 with offset)'),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { answer, api, type Schemas } from '../api';
 import { deliveriesQueryOf } from '../deliveries-query';
-import { hrefOf, withFilter, type DeliveryFilter } from '../route';
+import { hrefOf, isEntityId, withFilter, type DeliveryFilter } from '../route';
 import { instantOfLocalInput, localInputOf, windowProblem } from '../time-window';
 import { Badge, formatTime, Loading, Problem, useLoad, usePortal } from '../ui';
 
@@ -13,34 +13,42 @@ export function statusWord(status: Status, t: ReturnType<typeof usePortal>['t'])
 }
 
 /**
- * A datetime-local input for an instant of the URL, in the browser's time zone: what is typed
- * applies once it is a whole date and time, or nothing.
+ * An input for one filter of the URL: what is typed applies once `parse` takes it (an empty
+ * input clears the filter), or not at all, so a half-typed value asks the API nothing.
  */
-export function InstantInput(props: {
+function FilterInput(props: {
   label: string;
-  instant?: string;
-  onChange: (instant?: string) => void;
+  type: 'datetime-local' | 'text';
+  value?: string;
+  draftOf: (value?: string) => string;
+  parse: (draft: string) => string | undefined;
+  onChange: (value?: string) => void;
 }) {
-  const [draft, setDraft] = useState(localInputOf(props.instant));
-  useEffect(() => setDraft(localInputOf(props.instant)), [props.instant]);
+  const { draftOf, value } = props;
+  const [draft, setDraft] = useState(draftOf(value));
+  useEffect(() => setDraft(draftOf(value)), [draftOf, value]);
   return (
     <label>
       {props.label}
       <input
-        type="datetime-local"
+        type={props.type}
         value={draft}
+        spellCheck={false}
         onChange={(e) => {
-          const value = e.target.value;
-          setDraft(value);
-          if (value === '' || instantOfLocalInput(value)) props.onChange(instantOfLocalInput(value));
+          const typed = e.target.value.trim();
+          setDraft(e.target.value);
+          if (typed === '' || props.parse(typed)) props.onChange(props.parse(typed));
         }}
       />
     </label>
   );
 }
 
+const asIs = (value?: string) => value ?? '';
+const webhookIdOf = (draft: string) => (isEntityId(draft) ? draft.toLowerCase() : undefined);
+
 /**
- * Deliveries newest first, filtered by status, event type, endpoint and time, a page at a time.
+ * Deliveries newest first, filtered by status, event type, endpoint, webhook-id and time, a page at a time.
  * The filters live in the URL: a filtered list can be bookmarked, shared and gone back to.
  */
 export function DeliveriesPage({ filter }: { filter: DeliveryFilter }) {
@@ -107,8 +115,30 @@ export function DeliveriesPage({ filter }: { filter: DeliveryFilter }) {
             ))}
           </select>
         </label>
-        <InstantInput label={t('from')} instant={filter.since} onChange={(since) => change({ since })} />
-        <InstantInput label={t('to')} instant={filter.until} onChange={(until) => change({ until })} />
+        <FilterInput
+          label={t('webhookId')}
+          type="text"
+          value={filter.eventId}
+          draftOf={asIs}
+          parse={webhookIdOf}
+          onChange={(eventId) => change({ eventId })}
+        />
+        <FilterInput
+          label={t('from')}
+          type="datetime-local"
+          value={filter.since}
+          draftOf={localInputOf}
+          parse={instantOfLocalInput}
+          onChange={(since) => change({ since })}
+        />
+        <FilterInput
+          label={t('to')}
+          type="datetime-local"
+          value={filter.until}
+          draftOf={localInputOf}
+          parse={instantOfLocalInput}
+          onChange={(until) => change({ until })}
+        />
       </form>
       {invalid ? (
         <Problem text={t(invalid)} />

@@ -11,6 +11,8 @@ export interface DeliveryListFilter {
   status?: DeliveryStatus;
   endpointId?: string;
   notificationTypeCode?: string;
+  /** Only the deliveries of this event: the webhook-id a receiver saw. */
+  eventId?: string;
   /** Only deliveries created in [since, until); either end may be open. */
   since?: Date;
   until?: Date;
@@ -51,7 +53,8 @@ export class WebhookDeliveryAdminRepository {
 
   /**
    * The tenant's deliveries, newest first, up to `take`. The time window and the position both
-   * bound created_at, so every filter reads a range of the (tenant_id, created_at, id) index.
+   * bound created_at, so every filter reads a range of the (tenant_id, created_at, id) index; one
+   * event's deliveries (a few, one per endpoint) are read through the event_id index.
    */
   listOfTenant(tenantId: string, filter: DeliveryListFilter, take: number): Promise<WebhookDeliveryEntity[]> {
     const qb = this.db
@@ -62,6 +65,7 @@ export class WebhookDeliveryAdminRepository {
     if (filter.endpointId) qb.andWhere('d.endpoint_id = :endpointId', { endpointId: filter.endpointId });
     if (filter.notificationTypeCode)
       qb.andWhere('d.notification_type_code = :type', { type: filter.notificationTypeCode });
+    if (filter.eventId) qb.andWhere('d.event_id = :eventId', { eventId: filter.eventId });
     if (filter.since) qb.andWhere('d.created_at >= :since', { since: filter.since });
     if (filter.until) qb.andWhere('d.created_at < :until', { until: filter.until });
     if (filter.before)
