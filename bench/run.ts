@@ -77,7 +77,12 @@ async function main(): Promise<void> {
     await systems.stopAll();
     await world.destroy();
   };
-  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  // Stopped by Ctrl-C or by kill: its processes, database and Redis keys go with it either way.
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.once(signal, () => void cleanup().finally(() => process.exit(code)));
 
   const metrics: Metric[] = [];
   try {

@@ -16,6 +16,28 @@ export async function commitBacklog(world: BenchWorld, tenantCode: string, count
   );
 }
 
+/**
+ * Ends what is left of the tenant's backlog once it has been measured: its events count as
+ * handled and its pending deliveries as failed, so the stages after this one, whose API processes
+ * would publish the events again, measure only their own work.
+ */
+export async function endBacklog(
+  world: BenchWorld,
+  tenant: { tenantId: string; code: string },
+): Promise<void> {
+  await world.query(
+    `UPDATE events.outbox SET published_at = coalesce(published_at, now()), processed_at = now()
+      WHERE tenant_code = $1 AND processed_at IS NULL`,
+    [tenant.code],
+  );
+  await world.query(
+    `UPDATE notifications.webhook_deliveries
+        SET status = 'FAILED', next_attempt_at = NULL, last_error = 'the benchmark ended the backlog', updated_at = now()
+      WHERE tenant_id = $1 AND status = 'PENDING'`,
+    [tenant.tenantId],
+  );
+}
+
 /** The tenant's work still waiting: events not fanned out yet, and deliveries pending. */
 export async function backlogOf(
   world: BenchWorld,

@@ -8,7 +8,7 @@ import {
   provisionFincorePersons,
   WARM_UP_CHANGES,
 } from '../drivers/events';
-import { backlogOf, commitBacklog, deliveriesPiledUp } from '../drivers/fairness';
+import { backlogOf, commitBacklog, deliveriesPiledUp, endBacklog } from '../drivers/fairness';
 import { BenchContext, log, reason, Scenario } from './scenario';
 
 /** The flooding tenant's subscriber answers this slowly, so its backlog lasts while the other sends. */
@@ -90,6 +90,7 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     if (!alone.complete || !flooded.complete)
       notes.push('INCOMPLETE: some webhooks of the quiet tenant did not arrive');
     for (const p of [credentials, notifications, notifier]) await systems.stop(p);
+    await endBacklog(world, flooding);
   } catch (error) {
     whyNot = reason(error);
     log(`fairness: not measured: ${whyNot}`);
