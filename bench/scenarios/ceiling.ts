@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisionFincorePersons, subscribeWebhooks } from '../drivers/events';
-import { BENCH_ROOT } from '../support/processes';
+import { ceilingScript } from '../support/ceiling-script';
 import { Metric } from '../support/report';
 import { BenchContext, log, reason, Scenario } from './scenario';
 
@@ -11,14 +11,13 @@ import { BenchContext, log, reason, Scenario } from './scenario';
 export const CEILING_BATCH = 5;
 /** Persons per pgbench client: each client changes only its own, as fincore's subjects are ordered. */
 const PERSONS_PER_CLIENT = 50;
-const SCRIPTS = join(BENCH_ROOT, '..', 'bench', 'ceiling');
 const NOT_MEASURED = 'PostgreSQL alone, no baseline';
 
 /**
  * The durable-delivery ceiling: pgbench issues, on the run's own database, exactly the statements
  * fincore's processes issue per webhook (the person's read and change with its outbox row, the
- * fan-out, the success record, batched as the notifier batches them), with nothing else on the
- * machine. Its rate is what PostgreSQL allows here; fincore's delivered/s is given as a share of it.
+ * fan-out, the success record, batched as the notifier batches them; read from the repositories'
+ * query snapshots), with nothing else on the machine. Its rate is what PostgreSQL allows here; fincore's delivered/s is given as a share of it.
  */
 export const ceiling: Scenario = { name: 'ceiling', run };
 
@@ -105,50 +104,6 @@ async function prepare(ctx: BenchContext, clients: number) {
   );
   await world.analyze();
   return tenant;
-}
-
-/** The transaction: ids and the time for its events, each event's statements, one success record. */
-export function ceilingScript(batch: number): string {
-  const event = readFileSync(join(SCRIPTS, 'event.pgbench.sql'), 'utf8');
-  const record = readFileSync(join(SCRIPTS, 'record.pgbench.sql'), 'utf8');
-  const numbers = Array.from({ length: batch }, (_, k) => k + 1);
-  const list = (item: (i: number) => string) => numbers.map(item).join(', ');
-  const ids = numbers.map((i) => `gen_random_uuid() AS e${i}, gen_random_uuid()::text AS c${i}`).join(', ');
-  const events = numbers.map((i) => event.replaceAll('{i}', String(i)).split(/^(?=-- notifier:)/m));
-  return [
-    // fincore makes these ids and the time in Node; here they cost one round trip per transaction
-    `SELECT ${ids}, clock_timestamp() AS now\n\\gset`,
-    // the API commits as PostgreSQL is configured, the notifier without waiting for the WAL flush
-    ...events.map(([change]) => change),
-    'SET synchronous_commit = off;',
-    ...events.map(([, fanOut]) => fanOut),
-    record
-      .replaceAll(
-        '{deliveries}',
-        list((i) => `:f${i}_id`),
-      )
-      .replaceAll(
-        '{endpoints}',
-        list((i) => `:f${i}_endpoint_id`),
-      )
-      .replaceAll(
-        '{times}',
-        list(() => ':now'),
-      )
-      .replaceAll(
-        '{durations}',
-        list(() => '1'),
-      )
-      .replaceAll(
-        '{statuses}',
-        list(() => '200'),
-      )
-      .replaceAll(
-        '{excerpts}',
-        list(() => "'ok'"),
-      ),
-    'SET synchronous_commit = DEFAULT;',
-  ].join('\n');
 }
 
 /** Runs the script for BENCH_SECONDS: transactions per second and how many there were. */
