@@ -29,11 +29,7 @@ import {
   webhookUrlRefused,
 } from '../common/notification.problems';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
-import {
-  needsSigningKeyPair,
-  previousSecretExpiry,
-  signatureSchemesAfter,
-} from './domain/endpoint-rules';
+import { needsSigningKeyPair, previousSecretExpiry, signatureSchemesAfter } from './domain/endpoint-rules';
 import {
   mapPublicKey,
   mapRotatedSecret,
