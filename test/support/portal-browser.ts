@@ -110,6 +110,7 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 export async function checkAndShoot(page: Page, name: string): Promise<void> {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   expect({ page: name, width: await widthOnAPhone(page) }).toEqual({ page: name, width: PHONE.width });
+  expect({ page: name, missedByTab: await missedByKeyboard(page) }).toEqual({ page: name, missedByTab: [] });
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
@@ -123,6 +124,54 @@ async function widthOnAPhone(page: Page): Promise<number> {
   const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
   if (size) await page.setViewportSize(size);
   return width;
+}
+
+/**
+ * The page's visible controls that Tab never reaches from the top, and what answers the mouse
+ * (a pointer cursor) without being a control a keyboard can reach: a page that works by keyboard
+ * has neither. Each control is marked, then Tab is pressed until focus has passed them all.
+ */
+async function missedByKeyboard(page: Page): Promise<string[]> {
+  // What a closed <details> holds beyond its summary is hidden until it is opened.
+  const HIDDEN = `(e) => !e.getClientRects().length ||
+    (!!e.closest('details:not([open])') && !e.closest('details:not([open])').querySelector(':scope > summary')?.contains(e))`;
+  const count = Number(
+    await page.evaluate(`(() => {
+      const hidden = ${HIDDEN};
+      const controls = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+        .filter((e) => !e.disabled && e.tabIndex >= 0 && !hidden(e));
+      controls.forEach((e, i) => e.setAttribute('data-tab-check', String(i)));
+      // Tab goes on from where focus was last: start it before the first control.
+      const start = document.createElement('span');
+      start.tabIndex = -1;
+      start.id = 'tab-check-start';
+      document.body.prepend(start);
+      start.focus();
+      return controls.length;
+    })()`),
+  );
+  // A date and time input takes a Tab per field: press on until every control had focus, or
+  // well past the point where it would have.
+  const reached = new Set<string>();
+  for (let i = 0; i < 8 * count + 8 && reached.size < count; i++) {
+    await page.keyboard.press('Tab');
+    const mark = await page.evaluate(`document.activeElement?.getAttribute('data-tab-check')`);
+    if (typeof mark === 'string') reached.add(mark);
+  }
+  const describe = `(e) => e.tagName.toLowerCase() + ' "' + (e.textContent || e.getAttribute('aria-label') || e.name || '').trim().slice(0, 40) + '"'`;
+  return (await page.evaluate(`(() => {
+    const reached = new Set(${JSON.stringify([...reached])});
+    const describe = ${describe};
+    const hidden = ${HIDDEN};
+    const missed = [...document.querySelectorAll('[data-tab-check]')]
+      .filter((e) => !reached.has(e.getAttribute('data-tab-check'))).map(describe);
+    const pointerOnly = [...document.querySelectorAll('body *')]
+      .filter((e) => getComputedStyle(e).cursor === 'pointer' && !e.closest('[data-tab-check], label') && !hidden(e))
+      .map((e) => 'pointer only: ' + describe(e));
+    document.querySelectorAll('[data-tab-check]').forEach((e) => e.removeAttribute('data-tab-check'));
+    document.getElementById('tab-check-start')?.remove();
+    return [...missed, ...pointerOnly];
+  })()`)) as string[];
 }
 
 /** A new page on a read-write portal session of the token's tenant, opened from a link the API gave. */
