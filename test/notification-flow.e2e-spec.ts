@@ -2,10 +2,11 @@ import { Webhook } from 'standardwebhooks';
 import { CredentialsApiApp } from '../apps/credentials-api/src/app.definition';
 import { NotificationApiApp } from '../apps/notification-api/src/app.definition';
 import { NotifierApp } from '../apps/notifier/src/app.definition';
-import { webhookTenant } from './support/builders/webhooks';
+import { getDelivery, listDeliveries, webhookTenant } from './support/builders/webhooks';
+import { eventually } from './support/http';
 import { untilReadsWait } from './support/event-stream';
 import { RunningApp, TestStack } from './support/stack';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { type ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 /** The whole flow over HTTP only: enable, register, invalidate credentials, the signed webhook arrives. */
 describe('notification flow: credentials invalidation to signed webhook', () => {
@@ -54,6 +55,37 @@ describe('notification flow: credentials invalidation to signed webhook', () => 
     });
     expect(webhook.body).not.toContain(person.password);
     expect(webhook.headers['webhook-id']).toBe(verified.id);
+  });
+
+  it("shows each attempt's headers as sent and the body as the endpoint receives it, failures and the success alike", async () => {
+    const { token, endpoint, tenant } = await webhookTenant(stack, notifications.api, receiver.url);
+    receiver.setDefault({ status: 500, body: 'not yet' });
+    const person = { personId: 'person-4713', username: 'katherine.j', password: 'orbital mechanics 1962' };
+    expect((await credentials.api.post('/api/v1/persons', person, { token })).status).toBe(201);
+    expect((await credentials.api.post('/api/v1/credentials/invalidate', person, { token })).status).toBe(
+      200,
+    );
+    const toTenant = (w: ReceivedWebhook) => w.path === `/${tenant.code}`;
+    await receiver.waitFor(1, { filter: toTenant });
+    receiver.setDefault({ status: 200, body: 'ok' });
+    const [delivery] = await listDeliveries(notifications.api, token);
+
+    const shown = await eventually(async () => {
+      const d = await getDelivery(notifications.api, token, delivery.id);
+      return d.status === 'SUCCEEDED' && d;
+    });
+    // Attempts of one delivery go one after the other: the receiver saw them in their order.
+    const received = receiver.received.filter(toTenant);
+    const sent = (w: ReceivedWebhook) =>
+      Object.fromEntries(
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, w.headers[h]]),
+      );
+    expect(shown.attempts.length).toBeGreaterThanOrEqual(2);
+    expect(shown.attempts.map((a) => a.requestHeaders)).toEqual(
+      received.map((w) => expect.objectContaining({ ...sent(w), 'content-type': 'application/json' })),
+    );
+    expect(JSON.stringify(shown)).not.toContain(endpoint.secret);
+    expect(JSON.parse(String(shown.requestBody))).toEqual(JSON.parse(received[received.length - 1].body));
   });
 
   it('wakes a waiting read of GET /api/v1/events when a change through the API commits, before the wait ends', async () => {

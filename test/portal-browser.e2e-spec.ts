@@ -53,7 +53,8 @@ describe('subscriber portal in a browser', () => {
     await page.getByRole('checkbox', { name: 'PERSON_UPDATED' }).check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('button', { name: 'Reveal secret' }).click();
-    await expect(page.getByTestId('secret').textContent()).resolves.toMatch(/^whsec_/);
+    const secret = String(await page.getByTestId('secret').textContent());
+    expect(secret).toMatch(/^whsec_/);
     await checkAndShoot(page, 'endpoints');
 
     // The receiver fails, then the subscriber fixes it.
@@ -78,6 +79,13 @@ describe('subscriber portal in a browser', () => {
     await page.waitForURL(`**/portal/#/deliveries?eventId=${webhookId}`);
     await page.getByRole('row').nth(1).getByRole('link').click();
     await page.getByRole('definition').filter({ hasText: webhookId }).waitFor();
+    // What was sent: the signature header of each attempt and the body, never the secret.
+    // (attempts within one second share a timestamp, and so their signature)
+    await page.getByText(`webhook-signature: ${failed.headers['webhook-signature']}`).first().waitFor();
+    expect(JSON.parse(String(await page.getByTestId('request-body').textContent()))).toEqual(
+      JSON.parse(failed.body),
+    );
+    expect(await page.content()).not.toContain(secret);
     await page.getByRole('cell', { name: 'receiver broke' }).first().waitFor();
     await expect(page.getByRole('cell', { name: '500', exact: true }).count()).resolves.toBeGreaterThan(0);
 

@@ -28,6 +28,19 @@ const CHANGE_DATA = JSON.stringify([
   ).replace(/\n */g, ''),
 ]).replace(/^\[(.*)\]$/, '{$1}');
 
+/** The headers an attempt sends and its record keeps, as large as fincore's (one v1 signature). */
+const SENT_HEADERS = JSON.stringify(
+  {
+    'content-type': 'application/json',
+    'user-agent': 'fincore-webhooks/0.1 (+https://www.standardwebhooks.com)',
+    'webhook-id': '9a1e7f60-2d4b-4c1a-8e5f-7b3c2d1e0f99',
+    'webhook-timestamp': '1768046400',
+    'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  },
+  null,
+  1,
+).replace(/\n */g, '');
+
 /**
  * A repository's statement as its query snapshot holds it (`<dir>/queries/<file>`, one section per
  * method, kept equal to what the repository sends by the snapshot's spec), with each `$n` replaced
@@ -81,7 +94,7 @@ function successes(numbers: number[]): string {
     snapshotStatement(ATTEMPTS, 'recordSucceededAttempts', {
       ...{ 1: array((i) => `:f${i}_id`), 2: array((i) => `:f${i}_endpoint_id`) },
       ...{ 3: array(() => ':now'), 4: array(() => ':now'), 5: array(() => '1') },
-      ...{ 6: array(() => '200'), 7: array(() => `'ok'`) },
+      ...{ 6: array(() => '200'), 7: array(() => `'ok'`), 8: array(() => `'${SENT_HEADERS}'`) },
     }) + ';'
   );
 }

@@ -81,6 +81,7 @@ describe('notification statements', () => {
       outcome: status === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',
       error: null,
       responseExcerpt: null,
+      requestHeaders: null,
       status,
       nextAttemptAt: null,
     });

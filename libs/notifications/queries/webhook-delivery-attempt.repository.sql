@@ -19,7 +19,7 @@ SELECT id, next_attempt_at FROM notifications.webhook_deliveries
 
 -- recordSucceededAttempt
 WITH input AS (
-         SELECT $1::uuid AS delivery_id, $2::uuid AS endpoint_id, $3::timestamptz AS started_at, $4::timestamptz AS finished_at, $5::int AS duration_ms, $6::int AS status_code, $7::text AS response_excerpt),
+         SELECT $1::uuid AS delivery_id, $2::uuid AS endpoint_id, $3::timestamptz AS started_at, $4::timestamptz AS finished_at, $5::int AS duration_ms, $6::int AS status_code, $7::text AS response_excerpt, $8::jsonb AS request_headers),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -30,12 +30,14 @@ WITH input AS (
            FROM input i
           WHERE d.id = i.delivery_id
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt,
+                   i.request_headers),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt,
+            request_headers)
          SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
-                response_excerpt
+                response_excerpt, request_headers
            FROM delivery),
        endpoint AS (
          UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
@@ -51,8 +53,8 @@ WITH input AS (
 
 -- recordSucceededAttempts
 WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
-           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt)),
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::jsonb[])
+           AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt, request_headers)),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -65,12 +67,14 @@ WITH input AS (
           AND d.id IN (SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
                        FOR NO KEY UPDATE SKIP LOCKED)
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt,
+                   i.request_headers),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt,
+            request_headers)
          SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
-                response_excerpt
+                response_excerpt, request_headers
            FROM delivery),
        endpoint AS (
          UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
@@ -99,9 +103,10 @@ WITH delivery AS (
          RETURNING tenant_id, attempt_count, status, subject_erased_at),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt,
+            request_headers)
          SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar,
-                CASE WHEN subject_erased_at IS NULL THEN $10 END
+                CASE WHEN subject_erased_at IS NULL THEN $10 END, $11::jsonb
            FROM delivery)
        SELECT status FROM delivery;
 

@@ -34,6 +34,7 @@ export { WebhookDeliveryEntity } from './webhook-deliveries/webhook-delivery.ent
 export { WebhookDeliveryAttemptEntity } from './webhook-deliveries/webhook-delivery-attempt.entity';
 export { WebhookDeliveryFanOutRepository } from './webhook-deliveries/webhook-delivery-fan-out.repository';
 export { WebhookDeliveryAttemptRepository } from './webhook-deliveries/webhook-delivery-attempt.repository';
+export { webhookBody } from './webhook-deliveries/webhook-body';
 export type { LockedForFailure } from './webhook-deliveries/webhook-delivery-attempt.repository';
 export { WebhookDeliveryAdminRepository } from './webhook-deliveries/webhook-delivery-admin.repository';
 export type {

@@ -131,7 +131,7 @@ export async function getDelivery(
   api: ApiClient,
   token: string,
   deliveryId: string,
-): Promise<DeliveryView & { attempts: AttemptView[] }> {
+): Promise<DeliveryView & { attempts: AttemptView[]; requestBody: string | null }> {
   return (await api.get(`/api/v1/webhook-deliveries/${deliveryId}`, { token })).body;
 }
 

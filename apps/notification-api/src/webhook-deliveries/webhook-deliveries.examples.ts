@@ -14,8 +14,26 @@ export const webhookDeliveryExample = {
   createdAt: '2026-01-10T12:00:00.100Z',
 };
 
+const sentHeaders = (timestamp: string, signature: string) => ({
+  'content-type': 'application/json',
+  'user-agent': 'fincore-webhooks/0.1 (+https://www.standardwebhooks.com)',
+  'webhook-id': webhookDeliveryExample.eventId,
+  'webhook-timestamp': timestamp,
+  'webhook-signature': `v1,${signature}`,
+});
+
 export const webhookDeliveryDetailExample = {
   ...webhookDeliveryExample,
+  requestBody: JSON.stringify({
+    id: webhookDeliveryExample.eventId,
+    type: 'PERSON_UPDATED',
+    tenantCode: 'ACME',
+    occurredAt: '2026-01-10T12:00:00.000Z',
+    correlationId: null,
+    subject: { type: 'person', id: 'person-4711' },
+    sequence: null,
+    data: { personId: 'person-4711', changedFields: ['lastName'] },
+  }),
   attempts: [
     {
       attemptNumber: 1,
@@ -25,6 +43,7 @@ export const webhookDeliveryDetailExample = {
       outcome: 'FAILED',
       error: 'HTTP 500',
       responseExcerpt: 'oops',
+      requestHeaders: sentHeaders('1768046400', 'g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='),
     },
     {
       attemptNumber: 2,
@@ -34,6 +53,7 @@ export const webhookDeliveryDetailExample = {
       outcome: 'SUCCEEDED',
       error: null,
       responseExcerpt: 'ok',
+      requestHeaders: sentHeaders('1768046405', 'Yv5AX0xkS8o1jHcU6HnWXoTtf1tA3nlHq2Zb8d4bQ2c='),
     },
   ],
 };

@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWork } from '@fincore/events';
 import {
-  WebhookDeliveryAttemptEntity,
   WebhookDeliveryAdminRepository,
+  WebhookDeliveryAttemptEntity,
+  WebhookDeliveryAttemptRepository,
   WebhookEndpointRepository,
 } from '@fincore/notifications';
 import { keysetCursor, type Principal } from '@fincore/platform';
@@ -28,7 +29,13 @@ describe('WebhookDeliveriesService', () => {
     manager = { transaction: true } as unknown as EntityManager;
     unitOfWork = newUnitOfWork(manager).uow;
     deliveryQueue = newDouble<DeliveryQueue>();
-    sut = new WebhookDeliveriesService(deliveries, endpoints, unitOfWork, deliveryQueue);
+    sut = new WebhookDeliveriesService(
+      deliveries,
+      newDouble<WebhookDeliveryAttemptRepository>(),
+      endpoints,
+      unitOfWork,
+      deliveryQueue,
+    );
   });
 
   describe('list', () => {

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@fincore/events';
-import { WebhookDeliveryAdminRepository, WebhookEndpointRepository } from '@fincore/notifications';
+import {
+  WebhookDeliveryAdminRepository,
+  WebhookDeliveryAttemptRepository,
+  webhookBody,
+  WebhookEndpointRepository,
+} from '@fincore/notifications';
 import { keysetCursor, Principal } from '@fincore/platform';
 import {
   webhookDeliveryInProgress,
@@ -16,6 +21,7 @@ import type { DeliveryListQuery } from './webhook-delivery.schemas';
 export class WebhookDeliveriesService {
   constructor(
     private readonly deliveries: WebhookDeliveryAdminRepository,
+    private readonly attempts: WebhookDeliveryAttemptRepository,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly deliveryQueue: DeliveryQueue,
@@ -51,7 +57,12 @@ export class WebhookDeliveriesService {
   async get(principal: Principal, deliveryId: string) {
     const delivery = await this.deliveries.findOfTenant(principal.tenantId, deliveryId);
     if (!delivery) throw webhookDeliveryNotFound(deliveryId);
-    return mapWebhookDeliveryDetail(delivery, await this.deliveries.listAttempts(delivery.id));
+    const [attempts, forAttempt] = await Promise.all([
+      this.deliveries.listAttempts(delivery.id),
+      this.attempts.findForAttempt(delivery.id),
+    ]);
+    const body = forAttempt?.event ? webhookBody(forAttempt, forAttempt.event).body : null;
+    return mapWebhookDeliveryDetail(delivery, attempts, body);
   }
 
   /**

@@ -33,12 +33,14 @@ export function mapWebhookDeliveryAttempt(a: WebhookDeliveryAttemptEntity): Webh
     outcome: a.outcome,
     error: a.error,
     responseExcerpt: a.responseExcerpt,
+    requestHeaders: a.requestHeaders,
   };
 }
 
 export function mapWebhookDeliveryDetail(
   d: WebhookDeliveryEntity,
   attempts: WebhookDeliveryAttemptEntity[],
+  requestBody: string | null,
 ): WebhookDeliveryDetailResponse {
-  return { ...mapWebhookDelivery(d), attempts: attempts.map(mapWebhookDeliveryAttempt) };
+  return { ...mapWebhookDelivery(d), requestBody, attempts: attempts.map(mapWebhookDeliveryAttempt) };
 }

@@ -68,10 +68,22 @@ export const WebhookDeliveryAttemptResponse = z
     outcome: z.enum(AttemptOutcome),
     error: z.string().nullable(),
     responseExcerpt: z.string().nullable().describe('First bytes of the response body'),
+    requestHeaders: z
+      .record(z.string(), z.string())
+      .nullable()
+      .describe(
+        'The headers the attempt sent: webhook-id, webhook-timestamp, webhook-signature (never a secret), content type, user agent; null when the destination was refused before a request',
+      ),
   })
   .meta({ id: 'WebhookDeliveryAttempt' });
 
 export const WebhookDeliveryDetailResponse = WebhookDeliveryResponse.extend({
+  requestBody: z
+    .string()
+    .nullable()
+    .describe(
+      "The body its webhook carries, built for the endpoint from the event as stored now (a person's erased data stays erased); null once the event has left retention",
+    ),
   attempts: z.array(WebhookDeliveryAttemptResponse),
 }).meta({ id: 'WebhookDeliveryDetail', example: webhookDeliveryDetailExample });
 

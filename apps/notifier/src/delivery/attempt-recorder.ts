@@ -126,6 +126,7 @@ function attemptRecord(
     outcome: succeeded ? AttemptOutcome.Succeeded : AttemptOutcome.Failed,
     error: succeeded ? null : sent.result.kind === 'error' ? sent.result.message : `HTTP ${statusCode}`,
     responseExcerpt: sent.responseExcerpt,
+    requestHeaders: sent.requestHeaders,
     status: succeeded
       ? DeliveryStatus.Succeeded
       : decision.kind === 'retry'

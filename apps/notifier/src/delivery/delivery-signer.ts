@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { DeliveryForAttempt } from '@fincore/notifications';
-import { StoredEvent, thinWebhookEnvelope, webhookEnvelope } from '@fincore/events';
+import { type DeliveryForAttempt, webhookBody } from '@fincore/notifications';
+import type { StoredEvent } from '@fincore/events';
 import { clientTlsOptions, SecretBox, signWebhook } from '@fincore/webhooks';
 import { signingKeysInUse } from './domain/signing-keys';
 
@@ -20,18 +20,13 @@ export interface SignedWebhook {
 export class DeliverySigner {
   constructor(private readonly secrets: SecretBox) {}
 
-  /** The body is built here, per endpoint, from the event as stored now: thin for a THIN endpoint. */
+  /** The body is built per endpoint from the event as stored now: thin for a THIN endpoint. */
   sign(delivery: DeliveryForAttempt, event: StoredEvent, now: Date): SignedWebhook {
-    const sequence = delivery.chain?.sequence ?? null;
-    const envelope =
-      delivery.endpoint.payload === 'THIN'
-        ? thinWebhookEnvelope(event, sequence)
-        : webhookEnvelope(event, sequence);
-    const body = JSON.stringify(envelope);
+    const { webhookId, body } = webhookBody(delivery, event);
     const sealed = signingKeysInUse(delivery.endpoint, now);
     // webhook-id = event id: identical on every retry and replay, so receivers can deduplicate.
     const headers = signWebhook({
-      webhookId: envelope.id,
+      webhookId,
       body,
       timestamp: now,
       secrets: sealed.secrets.map((k) => this.secrets.open(k)),

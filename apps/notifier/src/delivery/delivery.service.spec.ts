@@ -74,6 +74,7 @@ const response = (statusCode: number): SentAttempt => ({
   result: { kind: 'response', statusCode },
   durationMs: 12,
   responseExcerpt: 'body',
+  requestHeaders: null,
 });
 
 describe('DeliveryService', () => {
@@ -275,6 +276,7 @@ describe('DeliveryService', () => {
         result: { kind: 'response', statusCode: 429, retryAfter: '7' },
         durationMs: 5,
         responseExcerpt: null,
+        requestHeaders: null,
       });
       sender.send.mockResolvedValueOnce(response(500));
       deliveries.lockForFailedAttempt.mockResolvedValue({
@@ -384,6 +386,7 @@ describe('DeliveryService', () => {
           nextAttemptAt: null,
           durationMs: 12,
           responseExcerpt: 'body',
+          requestHeaders: null,
         }),
       );
       expect(unitOfWork.run).not.toHaveBeenCalled();
@@ -435,6 +438,7 @@ describe('DeliveryService', () => {
         result: { kind: 'error', message: 'timeout' },
         durationMs: 2000,
         responseExcerpt: null,
+        requestHeaders: null,
       });
       deliveries.lockForFailedAttempt.mockResolvedValue({
         cycleAttempts: 2,

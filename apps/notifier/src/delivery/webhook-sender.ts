@@ -19,12 +19,13 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
  * got-level retries (the delivery's schedule retries), no redirects, HTTP/1.1 on Node's keep-alive
  * agent, whose pooled sockets were checked by safeLookup when they connected.
  */
+const BASE_HEADERS = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
 const client = got.extend({
   followRedirect: false,
   throwHttpErrors: false,
   retry: { limit: 0 },
   http2: false,
-  headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+  headers: BASE_HEADERS,
 });
 
 /**
@@ -37,6 +38,8 @@ export interface SentAttempt {
   result: AttemptResult;
   durationMs: number;
   responseExcerpt: string | null;
+  /** The request's headers as sent; null when the destination was refused before any request. */
+  requestHeaders: Record<string, string> | null;
 }
 
 export interface WebhookRequest {
@@ -80,8 +83,11 @@ export class WebhookSender {
         result: { kind: 'error', message: `destination refused: ${(error as Error).message}` },
         durationMs: 0,
         responseExcerpt: null,
+        requestHeaders: null,
       };
     }
+    // traceparent (and tracestate) of the attempt's span, when there is one: W3C Trace Context.
+    const headers = { ...traceHeaders(), ...input.headers };
     return new Promise<SentAttempt>((resolve) => {
       let settled = false;
       let statusCode: number | undefined;
@@ -98,12 +104,16 @@ export class WebhookSender {
               .toString('utf8')
               .replaceAll('\u0000', '')
           : null;
-        resolve({ result, durationMs: elapsed(), responseExcerpt: excerpt });
+        resolve({
+          result,
+          durationMs: elapsed(),
+          responseExcerpt: excerpt,
+          requestHeaders: { ...BASE_HEADERS, ...headers },
+        });
       };
       const stream = client.stream.post(input.url, {
         body: input.body,
-        // traceparent (and tracestate) of the attempt's span, when there is one: W3C Trace Context.
-        headers: { ...traceHeaders(), ...input.headers },
+        headers,
         timeout: { request: input.timeoutMs },
         dnsLookup: this.lookupFor(input.policy),
         ...(input.tls && { https: input.tls }),

@@ -46,6 +46,10 @@ export function DeliveryDetailPage({ id }: { id: string }) {
         </button>
         <Problem text={action.problem} />
       </IfCanChange>
+      <h2>{t('requestBody')}</h2>
+      <pre className="sent" data-testid="request-body">
+        {d.requestBody ? JSON.stringify(JSON.parse(d.requestBody), null, 2) : t('noItems')}
+      </pre>
       <h2>{t('attempts')}</h2>
       {d.attempts.length === 0 ? (
         <p>{t('noItems')}</p>
@@ -59,6 +63,7 @@ export function DeliveryDetailPage({ id }: { id: string }) {
               <th scope="col">{t('duration')}</th>
               <th scope="col">{t('error')}</th>
               <th scope="col">{t('response')}</th>
+              <th scope="col">{t('requestHeaders')}</th>
             </tr>
           </thead>
           <tbody>
@@ -72,6 +77,9 @@ export function DeliveryDetailPage({ id }: { id: string }) {
                 <td>
                   <pre>{a.responseExcerpt ?? ''}</pre>
                 </td>
+                <td>
+                  <pre>{headerLines(a.requestHeaders)}</pre>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -80,3 +88,9 @@ export function DeliveryDetailPage({ id }: { id: string }) {
     </>
   );
 }
+
+/** Headers as a receiver's log shows them, one per line. */
+const headerLines = (headers: Record<string, string> | null) =>
+  Object.entries(headers ?? {})
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');

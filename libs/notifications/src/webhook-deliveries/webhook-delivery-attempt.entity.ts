@@ -32,4 +32,8 @@ export class WebhookDeliveryAttemptEntity {
 
   @Column({ name: 'response_excerpt', type: 'varchar', length: 1024, nullable: true })
   responseExcerpt: string | null;
+
+  /** The headers the attempt sent (signature included, no secret); null where none went out. */
+  @Column({ name: 'request_headers', type: 'jsonb', nullable: true })
+  requestHeaders: Record<string, string> | null;
 }

@@ -40,6 +40,7 @@ describe('WebhookDeliveryAttemptRepository', () => {
     outcome: 'FAILED',
     error: 'HTTP 500',
     responseExcerpt: 'oops',
+    requestHeaders: { 'webhook-id': 'msg_test' },
     status: 'PENDING',
     nextAttemptAt: new Date('2026-03-01T00:00:06Z'),
     ...overrides,
@@ -94,6 +95,7 @@ describe('WebhookDeliveryAttemptRepository', () => {
         outcome: 'SUCCEEDED',
         error: null,
         responseExcerpt: null,
+        requestHeaders: { 'webhook-id': 'msg_test' },
         status: 'SUCCEEDED',
         nextAttemptAt: null,
         finishedAt,
@@ -132,9 +134,9 @@ describe('WebhookDeliveryAttemptRepository', () => {
         lastError: null,
       });
       expect(await rows.deliveryRow(failed.id)).toMatchObject({ status: 'FAILED', deliveredAt: null });
-      expect((await admin.listAttempts(first.id)).map((a) => [a.attemptNumber, a.outcome])).toEqual([
-        [2, 'SUCCEEDED'],
-      ]);
+      expect(
+        (await admin.listAttempts(first.id)).map((a) => [a.attemptNumber, a.outcome, a.requestHeaders]),
+      ).toEqual([[2, 'SUCCEEDED', { 'webhook-id': 'msg_test' }]]);
       expect(await admin.listAttempts(failed.id)).toHaveLength(1);
       expect(await rows.endpointRow(endpoint.id)).toMatchObject({ failingSince: null, lastSuccessAt: late });
     });
@@ -195,7 +197,13 @@ describe('WebhookDeliveryAttemptRepository', () => {
         lastError: null,
       });
       expect(await admin.listAttempts(delivery.id)).toEqual([
-        expect.objectContaining({ attemptNumber: 3, statusCode: 200, outcome: 'SUCCEEDED', durationMs: 31 }),
+        expect.objectContaining({
+          attemptNumber: 3,
+          statusCode: 200,
+          outcome: 'SUCCEEDED',
+          durationMs: 31,
+          requestHeaders: { 'webhook-id': 'msg_test' },
+        }),
       ]);
       expect(await rows.endpointRow(endpoint.id)).toMatchObject({
         failingSince: null,
@@ -238,6 +246,7 @@ describe('WebhookDeliveryAttemptRepository', () => {
         cycleAttempts: 2,
       });
       expect(stored.lastError).toHaveLength(500);
+      expect((await admin.listAttempts(delivery.id))[0].requestHeaders).toEqual({ 'webhook-id': 'msg_test' });
       expect((await rows.endpointRow(endpoint.id)).lastSuccessAt).toBeNull();
     });
 

@@ -115,9 +115,10 @@ export class WebhookDeliveryAttemptRepository {
          RETURNING tenant_id, attempt_count, status, subject_erased_at),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt,
+            request_headers)
          SELECT gen_random_uuid(), $1, tenant_id, attempt_count, $7, $8, $5::int, $9::varchar, $6::varchar,
-                CASE WHEN subject_erased_at IS NULL THEN $10 END
+                CASE WHEN subject_erased_at IS NULL THEN $10 END, $11::jsonb
            FROM delivery)
        SELECT status FROM delivery`,
       [
@@ -131,6 +132,7 @@ export class WebhookDeliveryAttemptRepository {
         a.durationMs,
         a.outcome,
         a.responseExcerpt,
+        a.requestHeaders && JSON.stringify(a.requestHeaders),
       ],
     );
     return written?.status;
@@ -171,6 +173,7 @@ function successParameters(a: AttemptRecord): unknown[] {
     a.durationMs,
     a.statusCode,
     a.responseExcerpt,
+    a.requestHeaders && JSON.stringify(a.requestHeaders),
   ];
 }
 
@@ -182,6 +185,7 @@ const SUCCESS_COLUMNS = [
   ['duration_ms', 'int'],
   ['status_code', 'int'],
   ['response_excerpt', 'text'],
+  ['request_headers', 'jsonb'],
 ] as const;
 
 /**
@@ -216,12 +220,14 @@ function recordSucceeded(rows: 'one' | 'many'): string {
            FROM input i
           WHERE d.id = i.delivery_id${skipLocked}
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
-                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt),
+                   i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt,
+                   i.request_headers),
        attempt AS (
          INSERT INTO notifications.webhook_delivery_attempts
-           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt)
+           (id, delivery_id, tenant_id, attempt_number, started_at, duration_ms, status_code, outcome, error, response_excerpt,
+            request_headers)
          SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
-                response_excerpt
+                response_excerpt, request_headers
            FROM delivery),
        endpoint AS (
          UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL

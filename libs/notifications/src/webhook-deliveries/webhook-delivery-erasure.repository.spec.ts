@@ -90,6 +90,7 @@ describe('WebhookDeliveryErasureRepository (PostgreSQL)', () => {
       outcome,
       error: outcome === 'FAILED' ? 'HTTP 500' : null,
       responseExcerpt: 'the old body, echoed',
+      requestHeaders: null,
       status: outcome === 'FAILED' ? 'PENDING' : 'SUCCEEDED',
       nextAttemptAt: outcome === 'FAILED' ? new Date() : null,
     });

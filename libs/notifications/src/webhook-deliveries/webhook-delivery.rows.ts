@@ -60,6 +60,8 @@ export interface AttemptRecord {
   outcome: AttemptOutcome;
   error: string | null;
   responseExcerpt: string | null;
+  /** The headers the attempt sent; null where none went out (no connection made). */
+  requestHeaders: Record<string, string> | null;
   /** Applied only if the delivery is still pending: someone may have finished it meanwhile. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;

@@ -7,6 +7,7 @@ import { NotificationsEndpointSubscriberFeatures1763700001100 } from './17637000
 import { NotificationsEndpointPayload1763700001220 } from './1763700001220-notifications-endpoint-payload';
 import { NotificationsDeliverySubjectErased1763700001230 } from './1763700001230-notifications-delivery-subject-erased';
 import { NotificationsPendingPosition1763700001300 } from './1763700001300-notifications-pending-position';
+import { NotificationsAttemptRequestHeaders1763700001310 } from './1763700001310-notifications-attempt-request-headers';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
@@ -19,4 +20,5 @@ export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsEndpointPayload1763700001220,
   NotificationsDeliverySubjectErased1763700001230,
   NotificationsPendingPosition1763700001300,
+  NotificationsAttemptRequestHeaders1763700001310,
 ];
