@@ -37,7 +37,8 @@ function FilterInput(props: {
         onChange={(e) => {
           const typed = e.target.value.trim();
           setDraft(e.target.value);
-          if (typed === '' || props.parse(typed)) props.onChange(props.parse(typed));
+          const parsed = props.parse(typed);
+          if (typed === '' || parsed) props.onChange(parsed);
         }}
       />
     </label>
