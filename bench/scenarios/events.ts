@@ -11,6 +11,8 @@ import {
   subscribeWebhooks,
   warmIds,
 } from '../drivers/events';
+import { CpuMeter, CpuSpent } from '../support/cpu-meter';
+import { BenchProcess } from '../support/processes';
 import { BenchContext, log, reason, Scenario } from './scenario';
 
 /**
@@ -39,6 +41,8 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     });
 
   let fincore: EventRun | undefined;
+  let fincoreCpu: CpuSpent | undefined;
+  let baselineCpu: CpuSpent | undefined;
   let fincoreWhyNot: string | undefined;
   let notifierMemory: { idle: number; peak: number } | undefined;
   let deliveryNote: string | undefined;
@@ -60,7 +64,8 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     await drive(credentials.url, '/fincore', warm);
     await world.analyze();
     const idle = notifier.memory()?.rss ?? NaN;
-    fincore = await drive(credentials.url, '/fincore', ids);
+    const meter = await cpuMeter(ctx, [credentials, notifications, notifier]);
+    ({ result: fincore, cpu: fincoreCpu } = await meter.measure(() => drive(credentials.url, '/fincore', ids)));
     if (fincore.complete) ctx.fincoreDelivered = fincore.deliveredPerSecond;
     notifierMemory = { idle, peak: notifier.memory()?.peak ?? NaN };
     // What the notifier recorded: every delivery should be SUCCEEDED once its webhook arrived.
@@ -89,7 +94,10 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     await drive(ctx.baselineApi.url, '/baseline', warm);
     await world.analyze();
     const idle = worker.memory()?.rss ?? NaN;
-    baseline = await drive(ctx.baselineApi.url, '/baseline', ids);
+    const meter = await cpuMeter(ctx, [ctx.baselineApi, worker]);
+    ({ result: baseline, cpu: baselineCpu } = await meter.measure(() =>
+      drive(ctx.baselineApi.url, '/baseline', ids),
+    ));
     workerMemory = { idle, peak: worker.memory()?.peak ?? NaN };
     ctx.baselineCapacity = baseline.deliveredPerSecond;
     await systems.stop(worker);
@@ -99,11 +107,12 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
   await receiver.close();
 
   const notes: string[] = deliveryNote ? [deliveryNote] : [];
-  for (const [system, run] of [
-    ['fincore', fincore],
-    ['baseline', baseline],
+  for (const [system, run, cpu] of [
+    ['fincore', fincore, fincoreCpu],
+    ['baseline', baseline, baselineCpu],
   ] as const) {
     if (!run) continue;
+    if (cpu) notes.push(`${system}: CPU per webhook ${cpuSplit(cpu, run.delivered)}`);
     notes.push(
       `${system}: ${run.ok}/${run.sent} changes answered 200 (${run.apiPerSecond.toFixed(0)}/s while driving), ${run.delivered} webhooks matched` +
         (run.complete ? '' : ` — INCOMPLETE within ${settings.eventTimeoutSeconds} s`) +
@@ -133,7 +142,28 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     },
     row('API response -> webhook p50', 'ms', false, fincore?.p50Ms, baseline?.p50Ms),
     row('API response -> webhook p99', 'ms', false, fincore?.p99Ms, baseline?.p99Ms),
+    row(
+      'CPU per webhook (apps, PostgreSQL, Redis)',
+      'ms',
+      false,
+      fincoreCpu && fincore && fincoreCpu.total / fincore.delivered,
+      baselineCpu && baseline && baselineCpu.total / baseline.delivered,
+    ),
     row('notifier RSS before the run', 'MiB', false, notifierMemory?.idle, workerMemory?.idle),
     row('notifier peak RSS (VmHWM)', 'MiB', false, notifierMemory?.peak, workerMemory?.peak),
   ];
+}
+
+/** The system's processes, its PostgreSQL backends and the Redis server (shared, so measured on a quiet machine). */
+async function cpuMeter(ctx: BenchContext, processes: BenchProcess[]): Promise<CpuMeter> {
+  const redis = await ctx.world.redisServer();
+  return new CpuMeter(ctx.world, redis ? [...processes, redis] : processes);
+}
+
+/** `1.23 ms: credentials-api 0.40, notifier 0.50, postgres 0.33` */
+function cpuSplit(cpu: CpuSpent, webhooks: number): string {
+  const parts = [...Object.entries(cpu.processes), ['postgres', cpu.postgres] as const].map(
+    ([name, ms]) => `${name} ${(ms / webhooks).toFixed(2)}`,
+  );
+  return `${(cpu.total / webhooks).toFixed(2)} ms: ${parts.join(', ')}`;
 }

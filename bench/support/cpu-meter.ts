@@ -36,7 +36,7 @@ export class CpuMeter {
   /** `processes`: read at every snapshot, so a process added to the array meanwhile is measured from then. */
   constructor(
     private readonly world: BenchWorld,
-    private readonly processes: readonly BenchProcess[],
+    private readonly processes: readonly Pick<BenchProcess, 'name' | 'pid'>[],
   ) {}
 
   private async snapshot(): Promise<CpuSnapshot> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { createDataSource, migrate } from '@fincore/database';
@@ -74,6 +75,20 @@ export class BenchWorld {
    */
   async analyze(): Promise<void> {
     await this.query('ANALYZE');
+  }
+
+  /**
+   * The Redis server's process, measured like the apps: it serves the queues of fincore and of the
+   * baseline alike. Undefined when it is not a process of this machine.
+   */
+  async redisServer(): Promise<{ name: string; pid: number } | undefined> {
+    const redis = new Redis(this.settings.redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      const pid = Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+      return existsSync(`/proc/${pid}/stat`) ? { name: 'redis', pid } : undefined;
+    } finally {
+      redis.disconnect();
+    }
   }
 
   /** Drops the database and deletes every Redis key of this run. */
