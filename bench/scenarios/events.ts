@@ -65,7 +65,9 @@ async function run(ctx: BenchContext): Promise<Metric[]> {
     await world.analyze();
     const idle = notifier.memory()?.rss ?? NaN;
     const meter = await cpuMeter(ctx, [credentials, notifications, notifier]);
-    ({ result: fincore, cpu: fincoreCpu } = await meter.measure(() => drive(credentials.url, '/fincore', ids)));
+    ({ result: fincore, cpu: fincoreCpu } = await meter.measure(() =>
+      drive(credentials.url, '/fincore', ids),
+    ));
     if (fincore.complete) ctx.fincoreDelivered = fincore.deliveredPerSecond;
     notifierMemory = { idle, peak: notifier.memory()?.peak ?? NaN };
     // What the notifier recorded: every delivery should be SUCCEEDED once its webhook arrived.

@@ -39,7 +39,12 @@ export { WithoutIdempotencyKey } from './idempotency/without-idempotency-key.dec
 export { IdempotentAnswerAbout } from './idempotency/answer-subject.decorator';
 export type { AnswerSubject } from './idempotency/answer-subject.decorator';
 export { MetricsService } from './metrics/metrics';
-export { closeRedisClient, createQueueConnection, createRedisClient } from './redis/redis-connection';
+export {
+  closeRedisClient,
+  createQueueConnection,
+  createRedisClient,
+  QUEUE_SOCKET_TIMEOUT_MS,
+} from './redis/redis-connection';
 export type { RedisClient } from './redis/redis-connection';
 export { logConnectionErrors } from './redis/redis-errors';
 export { redisScript } from './redis/redis-script';

@@ -37,9 +37,11 @@ export class EventsService {
     const since = query.since && new Date(query.since) > windowStart ? new Date(query.since) : windowStart;
     const page = (from: EventCursor | undefined) =>
       this.readSubscribed(principal.tenantCode, subscriptions, from, since, query.limit);
+    // Marked before the look at the outbox: an event added after the look still wakes the wait.
+    const mark = query.waitSeconds && subscriptions.size ? await this.wakeups.mark() : undefined;
     const answer = await page(after);
-    if (answer.items.length || !query.waitSeconds || !subscriptions.size) return answer;
-    const slot = this.wakeups.hold();
+    if (answer.items.length || mark === undefined) return answer;
+    const slot = this.wakeups.hold(mark);
     if (!slot) {
       throw eventStreamBusy(this.config.EVENT_STREAM_MAX_WAITERS);
     }
