@@ -121,7 +121,8 @@ WITH event AS (
 
 -- findPendingForEvent
 SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o
-           LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
+           LEFT JOIN platform.tenants t ON t.code = o.tenant_code
+           LEFT JOIN notifications.webhook_deliveries d ON d.tenant_id = t.id AND d.event_id = o.id AND d.status = 'PENDING'
                  AND NOT (d.attempt_count = 0 AND d.created_at > $2)
           WHERE o.id = $1;
 

@@ -19,7 +19,11 @@ WITH gone AS (
          DELETE FROM events.outbox
           WHERE ctid IN (SELECT o.ctid FROM events.outbox o
                           WHERE o.processed_at IS NOT NULL AND o.processed_at < $1
-                            AND NOT EXISTS (SELECT 1 FROM notifications.webhook_deliveries d WHERE d.event_id = o.id)
+                            -- by tenant and event: the unique key's leading columns; OFFSET 0 keeps it a
+                            -- lookup per event rather than a hash of every delivery
+                            AND NOT EXISTS (SELECT 1 FROM notifications.webhook_deliveries d
+                                              JOIN platform.tenants t ON t.id = d.tenant_id
+                                             WHERE t.code = o.tenant_code AND d.event_id = o.id OFFSET 0)
                           LIMIT $2 FOR UPDATE SKIP LOCKED)
          RETURNING 1)
        SELECT count(*)::int AS n FROM gone;

@@ -54,7 +54,8 @@ export class WebhookDeliveryAdminRepository {
   /**
    * The tenant's deliveries, newest first, up to `take`. The time window and the position both
    * bound created_at, so every filter reads a range of the (tenant_id, created_at, id) index; one
-   * event's deliveries (a few, one per endpoint) are read through the event_id index.
+   * event's deliveries (a few, one per endpoint) are read through the unique (tenant_id, event_id,
+   * endpoint_id).
    */
   listOfTenant(tenantId: string, filter: DeliveryListFilter, take: number): Promise<WebhookDeliveryEntity[]> {
     const qb = this.db

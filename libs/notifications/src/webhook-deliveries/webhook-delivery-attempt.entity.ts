@@ -3,16 +3,17 @@ import type { AttemptOutcome } from '../statuses';
 
 @Entity({ schema: 'notifications', name: 'webhook_delivery_attempts' })
 export class WebhookDeliveryAttemptEntity {
-  @PrimaryColumn('uuid')
+  @Column({ type: 'uuid' })
   id: string;
 
-  @Column({ name: 'delivery_id', type: 'uuid' })
+  /** With attemptNumber the primary key: attempts are read and deleted by their delivery. */
+  @PrimaryColumn({ name: 'delivery_id', type: 'uuid' })
   deliveryId: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
   tenantId: string;
 
-  @Column({ name: 'attempt_number', type: 'int' })
+  @PrimaryColumn({ name: 'attempt_number', type: 'int' })
   attemptNumber: number;
 
   @Column({ name: 'started_at', type: 'timestamptz' })

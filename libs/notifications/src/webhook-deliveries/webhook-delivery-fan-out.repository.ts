@@ -24,8 +24,9 @@ const EARLIER_OF_SUBJECT = `(o.tenant_code = x.tenant_code AND o.subject_type = 
  * queue. The fan-out statement is one of the context's named cross-context statements: to stay
  * one round trip per event, it claims the event in `events.outbox` (marks it processed) and reads
  * the tenant from `platform.tenants` while it inserts the deliveries; findPendingForEvent reads the
- * outbox row to tell an unknown event from one nobody wants. Statuses in SQL are the values of
- * DeliveryStatus (the table's CHECK constraint).
+ * outbox row to tell an unknown event from one nobody wants, and its tenant's id to find the
+ * event's deliveries by the unique (tenant_id, event_id, endpoint_id). Statuses in SQL are the
+ * values of DeliveryStatus (the table's CHECK constraint).
  */
 @Injectable()
 export class WebhookDeliveryFanOutRepository {
@@ -128,7 +129,8 @@ export class WebhookDeliveryFanOutRepository {
     const rows: Array<{ id: string | null; tenant_id: string; next_attempt_at: Date | null }> =
       await this.db.query(
         `SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o
-           LEFT JOIN notifications.webhook_deliveries d ON d.event_id = o.id AND d.status = 'PENDING'
+           LEFT JOIN platform.tenants t ON t.code = o.tenant_code
+           LEFT JOIN notifications.webhook_deliveries d ON d.tenant_id = t.id AND d.event_id = o.id AND d.status = 'PENDING'
                  AND NOT (d.attempt_count = 0 AND d.created_at > $2)
           WHERE o.id = $1`,
         [eventId, firstAttemptsSince],

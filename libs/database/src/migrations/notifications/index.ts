@@ -8,6 +8,7 @@ import { NotificationsEndpointPayload1763700001220 } from './1763700001220-notif
 import { NotificationsDeliverySubjectErased1763700001230 } from './1763700001230-notifications-delivery-subject-erased';
 import { NotificationsPendingPosition1763700001300 } from './1763700001300-notifications-pending-position';
 import { NotificationsAttemptRequestHeaders1763700001310 } from './1763700001310-notifications-attempt-request-headers';
+import { NotificationsFewerDeliveryIndexes1763700001320 } from './1763700001320-notifications-fewer-delivery-indexes';
 
 /** Migrations of the notifications schema, oldest first. */
 export const NOTIFICATIONS_MIGRATIONS: Function[] = [
@@ -21,4 +22,5 @@ export const NOTIFICATIONS_MIGRATIONS: Function[] = [
   NotificationsDeliverySubjectErased1763700001230,
   NotificationsPendingPosition1763700001300,
   NotificationsAttemptRequestHeaders1763700001310,
+  NotificationsFewerDeliveryIndexes1763700001320,
 ];
