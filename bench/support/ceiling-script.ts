@@ -83,7 +83,7 @@ function change(i: number): string[] {
 
 /** Event `i`'s fan-out by the notifier, to the tenant's endpoint. */
 function fanOut(i: number): string {
-  const parameters = { 1: `:e${i}`, 2: ':now', 3: `'WEBHOOK'`, 4: `'SUBJECT'`, 5: `'{}'` };
+  const parameters = { 1: `ARRAY[:e${i}]`, 2: ':now', 3: `'WEBHOOK'`, 4: `'SUBJECT'`, 5: `'{}'` };
   return `${snapshotStatement(FAN_OUT, 'claimEventAndCreateDeliveries', parameters)}\n\\gset f${i}_`;
 }
 

@@ -7,3 +7,5 @@ export {
 } from './data-source';
 export { DatabaseModule } from './database.module';
 export { queryPrepared } from './prepared-statement';
+export { StatementBatch } from './statement-batch';
+export type { BatchWays } from './statement-batch';

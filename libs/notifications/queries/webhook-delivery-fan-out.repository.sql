@@ -1,6 +1,6 @@
 -- claimEventAndCreateDeliveries
 WITH event AS (
-         UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
+         UPDATE events.outbox x SET processed_at = now() WHERE x.id = ANY ($1::uuid[]) AND x.processed_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM events.outbox o WHERE o.processed_at IS NULL AND (o.tenant_code = x.tenant_code AND o.subject_type = x.subject_type
   AND o.subject_id = x.subject_id AND o.position < x.position) OFFSET 0)
          -- a tenant with filtered endpoints has its filters evaluated first, the locked way
@@ -9,7 +9,7 @@ WITH event AS (
                             AND fe.deleted_at IS NULL)
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
        target AS (
-         SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
+         SELECT event.id AS event_id, e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
   e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   e.failing_notified_at, e.tls_sealed,
@@ -30,28 +30,32 @@ WITH event AS (
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
-         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1 FROM target, event
+         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1
+           FROM target JOIN event ON event.id = target.event_id
           WHERE target.ordering = $4 AND event.subject_id IS NOT NULL
          ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
-         RETURNING endpoint_id, last_sequence),
+         RETURNING endpoint_id, subject_type, subject_id, last_sequence),
        created AS (
          INSERT INTO notifications.webhook_deliveries
            (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
             created_at, updated_at, subject_type, subject_id, sequence)
          SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, event.id, event.type, event.occurred_at,
                 'PENDING', $2, $2, $2, event.subject_type, event.subject_id, sequenced.last_sequence
-           FROM target CROSS JOIN event LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+           FROM target JOIN event ON event.id = target.event_id
+           LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+            AND sequenced.subject_type = event.subject_type AND sequenced.subject_id = event.subject_id
          ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
          RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
                    subject_type, subject_id, sequence)
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
-       SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
+       SELECT event.id AS claimed_event_id, d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
               target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
-         LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true;
+         LEFT JOIN (created d JOIN target ON target.event_id = d.event_id AND target.endpoint_id = d.endpoint_id)
+           ON d.event_id = event.id;
 
 -- claimEventAndCreateDeliveries, earlier events waiting.1
 SELECT o.id FROM events.outbox o JOIN events.outbox x ON x.id = $1
@@ -71,11 +75,11 @@ SELECT e.id, e.filter, x.type, x.subject_type, x.subject_id, x.data
 
 -- claimEventAndCreateDeliveries, earlier events waiting.3
 WITH event AS (
-         UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
+         UPDATE events.outbox x SET processed_at = now() WHERE x.id = ANY ($1::uuid[]) AND x.processed_at IS NULL
          
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
        target AS (
-         SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
+         SELECT event.id AS event_id, e.tenant_id, e.id AS endpoint_id, e.ordering, e.url, e.status AS endpoint_status, e.deleted_at, e.disabled_reason,
   e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
   e.rate_limit, e.payload, e.signature_schemes, e.signing_key_sealed, e.previous_signing_key_sealed,
   e.failing_notified_at, e.tls_sealed,
@@ -96,28 +100,32 @@ WITH event AS (
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
-         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1 FROM target, event
+         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1
+           FROM target JOIN event ON event.id = target.event_id
           WHERE target.ordering = $4 AND event.subject_id IS NOT NULL
          ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
-         RETURNING endpoint_id, last_sequence),
+         RETURNING endpoint_id, subject_type, subject_id, last_sequence),
        created AS (
          INSERT INTO notifications.webhook_deliveries
            (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
             created_at, updated_at, subject_type, subject_id, sequence)
          SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, event.id, event.type, event.occurred_at,
                 'PENDING', $2, $2, $2, event.subject_type, event.subject_id, sequenced.last_sequence
-           FROM target CROSS JOIN event LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+           FROM target JOIN event ON event.id = target.event_id
+           LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+            AND sequenced.subject_type = event.subject_type AND sequenced.subject_id = event.subject_id
          ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
          RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
                    subject_type, subject_id, sequence)
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
-       SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
+       SELECT event.id AS claimed_event_id, d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
               target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
-         LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true;
+         LEFT JOIN (created d JOIN target ON target.event_id = d.event_id AND target.endpoint_id = d.endpoint_id)
+           ON d.event_id = event.id;
 
 -- findPendingForEvent
 SELECT d.id, d.tenant_id, d.next_attempt_at FROM events.outbox o

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { StatementBatch } from '@fincore/database';
 import { AttemptRecord, DeliveryStatus, WebhookDeliveryAttemptRepository } from '@fincore/notifications';
 
 /** Enough rows for one statement to stay short. */
 const MAX_BATCH = 100;
-
-interface Waiting {
-  attempt: AttemptRecord;
-  resolve: (status: DeliveryStatus | undefined) => void;
-  reject: (error: unknown) => void;
-}
 
 /**
  * Records successful attempts with as few statements as they allow: one at a time is recorded at
@@ -18,49 +13,23 @@ interface Waiting {
  */
 @Injectable()
 export class SucceededAttemptRecorder {
-  private waiting: Waiting[] = [];
-  private flushing = false;
+  private readonly batch: StatementBatch<AttemptRecord, DeliveryStatus | undefined>;
 
-  constructor(private readonly deliveries: WebhookDeliveryAttemptRepository) {}
+  constructor(deliveries: WebhookDeliveryAttemptRepository) {
+    this.batch = new StatementBatch(
+      {
+        alone: (attempt) => deliveries.recordSucceededAttempt(attempt),
+        together: async (attempts) => {
+          const recorded = await deliveries.recordSucceededAttempts(attempts);
+          return attempts.map((a) => recorded.get(a.deliveryId));
+        },
+      },
+      MAX_BATCH,
+    );
+  }
 
   /** Answers the delivery's status after, as WebhookDeliveryAttemptRepository.recordSucceededAttempt. */
   record(attempt: AttemptRecord): Promise<DeliveryStatus | undefined> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ attempt, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.waiting.length) {
-        const batch = this.waiting.splice(0, MAX_BATCH);
-        if (batch.length === 1) await this.recordAlone(batch[0]);
-        else await this.recordTogether(batch);
-      }
-    } finally {
-      this.flushing = false;
-    }
-  }
-
-  private async recordTogether(batch: Waiting[]): Promise<void> {
-    const recorded = await this.deliveries
-      .recordSucceededAttempts(batch.map((w) => w.attempt))
-      .catch(() => new Map<string, DeliveryStatus>());
-    for (const waiting of batch) {
-      const status = recorded.get(waiting.attempt.deliveryId);
-      if (status !== undefined) waiting.resolve(status);
-      // Not awaited: the others wait on their rows in parallel, not behind the next batch.
-      else void this.recordAlone(waiting);
-    }
-  }
-
-  private async recordAlone({ attempt, resolve, reject }: Waiting): Promise<void> {
-    try {
-      resolve(await this.deliveries.recordSucceededAttempt(attempt));
-    } catch (error) {
-      reject(error);
-    }
+    return this.batch.run(attempt);
   }
 }

@@ -69,6 +69,27 @@ describe('FanOutService', () => {
       expect(deliveries.findPendingForEvent).not.toHaveBeenCalled();
     });
 
+    it('claims the events that arrive while a claim runs in one statement; one it did not take, on its own', async () => {
+      let finishFirst!: () => void;
+      deliveries.claimEventAndCreateDeliveries
+        .mockReturnValueOnce(new Promise((resolve) => (finishFirst = () => resolve([created('d1')]))))
+        .mockResolvedValueOnce([created('d4')]);
+      deliveries.claimEventsAlone.mockResolvedValue([[created('d2')], [], undefined]);
+
+      const handled = ['event-1', 'event-2', 'event-3', 'event-4'].map((id) => sut.handle(id));
+      finishFirst();
+
+      expect(await Promise.all(handled)).toEqual([1, 1, 0, 1]);
+      expect(deliveries.claimEventsAlone).toHaveBeenCalledWith(
+        ['event-2', 'event-3', 'event-4'],
+        expect.any(Date),
+      );
+      expect(deliveries.claimEventAndCreateDeliveries.mock.calls.map(([id]) => id)).toEqual([
+        'event-1',
+        'event-4',
+      ]);
+    });
+
     it("starts all of an event's first attempts while fewer events than WEBHOOK_CONCURRENCY have some under way", async () => {
       const finish = holdFirstAttempt();
       deliveries.claimEventAndCreateDeliveries

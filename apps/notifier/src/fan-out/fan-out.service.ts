@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { StatementBatch } from '@fincore/database';
 import { backlogPriority, QueueName, WebhookDeliveryJob } from '@fincore/events';
 import {
   addNewWebhookDeliveries,
@@ -14,6 +15,9 @@ import { DeliveryService } from '../delivery/delivery.service';
 import type { NextRun } from '../delivery/next-run';
 import { TenantPriority } from '../fairness/tenant-priority';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
+
+/** A bound only: the fan-out's worker handles a few events at a time (DomainEventProcessor's concurrency). */
+const MAX_CLAIMS_TOGETHER = 50;
 
 /**
  * For one domain event, one delivery per active endpoint of the tenant that wants the type, if
@@ -35,6 +39,8 @@ export class FanOutService implements BeforeApplicationShutdown {
   private readonly eventsInFlightLimit: number;
   private readonly webhookTimeoutMs: number;
   private closing = false;
+  /** Events that arrive while a claim runs are claimed together in the next statement. */
+  private readonly claims: StatementBatch<string, CreatedDelivery[]>;
 
   constructor(
     private readonly deliveries: WebhookDeliveryFanOutRepository,
@@ -47,6 +53,13 @@ export class FanOutService implements BeforeApplicationShutdown {
   ) {
     this.eventsInFlightLimit = config.WEBHOOK_CONCURRENCY;
     this.webhookTimeoutMs = config.WEBHOOK_TIMEOUT_MS;
+    this.claims = new StatementBatch(
+      {
+        alone: (eventId) => deliveries.claimEventAndCreateDeliveries(eventId, new Date()),
+        together: (eventIds) => deliveries.claimEventsAlone(eventIds, new Date()),
+      },
+      MAX_CLAIMS_TOGETHER,
+    );
   }
 
   /**
@@ -56,7 +69,7 @@ export class FanOutService implements BeforeApplicationShutdown {
    * a quiet tenant's.
    */
   async handle(eventId: string, burstPriority = 1): Promise<number> {
-    const created = await this.deliveries.claimEventAndCreateDeliveries(eventId, new Date());
+    const created = await this.claims.run(eventId);
     if (created.length) {
       const perType = new Map<string, number>();
       for (const d of created)

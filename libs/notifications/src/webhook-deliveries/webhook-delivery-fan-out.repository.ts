@@ -65,7 +65,7 @@ export class WebhookDeliveryFanOutRepository {
   async claimEventAndCreateDeliveries(eventId: string, now: Date): Promise<CreatedDelivery[]> {
     // Almost always the event is the only one of its subject not fanned out: one statement on its
     // own, instead of a transaction of four round trips, claims it and creates its deliveries.
-    const alone = await this.fanOutClaimed(this.db.manager, eventId, now, 'alone');
+    const alone = (await this.fanOutClaimed(this.db.manager, [eventId], now, 'alone')).get(eventId);
     if (alone) return alone;
     return this.db.transaction(async (manager) => {
       const events: Array<{ id: string }> = await manager.query(
@@ -79,10 +79,26 @@ export class WebhookDeliveryFanOutRepository {
       const created: CreatedDelivery[] = [];
       for (const event of events) {
         const accepting = await this.filteredEndpointsAccepting(manager, event.id);
-        created.push(...((await this.fanOutClaimed(manager, event.id, now, 'locked', accepting)) ?? []));
+        const claimed = await this.fanOutClaimed(manager, [event.id], now, 'locked', accepting);
+        created.push(...(claimed.get(event.id) ?? []));
       }
       return created;
     });
+  }
+
+  /**
+   * Several events fanned out in one statement, each only if it is alone in its subject (as the
+   * first try of claimEventAndCreateDeliveries): per event, in order, its deliveries, or undefined
+   * when it was not claimed (an earlier event of its subject waits, its tenant filters, or it was
+   * claimed before), for claimEventAndCreateDeliveries to handle.
+   */
+  async claimEventsAlone(
+    eventIds: readonly string[],
+    now: Date,
+  ): Promise<Array<CreatedDelivery[] | undefined>> {
+    // Ids in one order: two statements claiming the same events lock their rows in the same order.
+    const claimed = await this.fanOutClaimed(this.db.manager, [...eventIds].sort(), now, 'alone');
+    return eventIds.map((id) => claimed.get(id));
   }
 
   /**
@@ -151,21 +167,23 @@ export class WebhookDeliveryFanOutRepository {
   }
 
   /**
-   * One event marked processed and its deliveries created; undefined when it was not claimed.
-   * 'locked': the caller holds the event (and its subject's earlier ones) locked. 'alone': claimed
-   * only while no earlier event of its subject waits to be fanned out, which would have to go first.
+   * Events marked processed and their deliveries created: per claimed event, its deliveries (none
+   * when nobody wants it); an event not claimed is missing. 'locked': the caller holds the events
+   * (and their subjects' earlier ones) locked. 'alone': each claimed only while no earlier event of
+   * its subject waits to be fanned out, which would have to go first; of two events of one subject
+   * in the statement, only the earlier can be claimed.
    */
   private async fanOutClaimed(
     manager: EntityManager,
-    eventId: string,
+    eventIds: readonly string[],
     now: Date,
     claim: 'locked' | 'alone',
     filteredAccepting: readonly string[] = [],
-  ): Promise<CreatedDelivery[] | undefined> {
-    const rows = await this.run<DeliveryForAttemptRow & { id: string | null }>(
+  ): Promise<Map<string, CreatedDelivery[]>> {
+    const rows = await this.run<DeliveryForAttemptRow & { id: string | null; claimed_event_id: string }>(
       manager,
       `WITH event AS (
-         UPDATE events.outbox x SET processed_at = now() WHERE x.id = $1 AND x.processed_at IS NULL
+         UPDATE events.outbox x SET processed_at = now() WHERE x.id = ANY ($1::uuid[]) AND x.processed_at IS NULL
          ${
            claim === 'alone'
              ? // OFFSET 0 keeps the check a lookup by the subject's key per event: pulled up into a join,
@@ -179,7 +197,7 @@ export class WebhookDeliveryFanOutRepository {
          }
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
        target AS (
-         SELECT e.tenant_id, e.id AS endpoint_id, e.ordering, ${ENDPOINT_FOR_ATTEMPT}
+         SELECT event.id AS event_id, e.tenant_id, e.id AS endpoint_id, e.ordering, ${ENDPOINT_FOR_ATTEMPT}
            FROM event
            JOIN platform.tenants t ON t.code = event.tenant_code
            JOIN notifications.notification_configs c
@@ -196,38 +214,48 @@ export class WebhookDeliveryFanOutRepository {
        -- an ordered endpoint numbers its deliveries per subject: 1, 2, 3… in the order of fan-out
        sequenced AS (
          INSERT INTO notifications.webhook_subject_sequences AS s (endpoint_id, subject_type, subject_id, last_sequence)
-         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1 FROM target, event
+         SELECT target.endpoint_id, event.subject_type, event.subject_id, 1
+           FROM target JOIN event ON event.id = target.event_id
           WHERE target.ordering = $4 AND event.subject_id IS NOT NULL
          ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
-         RETURNING endpoint_id, last_sequence),
+         RETURNING endpoint_id, subject_type, subject_id, last_sequence),
        created AS (
          INSERT INTO notifications.webhook_deliveries
            (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
             created_at, updated_at, subject_type, subject_id, sequence)
          SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, event.id, event.type, event.occurred_at,
                 'PENDING', $2, $2, $2, event.subject_type, event.subject_id, sequenced.last_sequence
-           FROM target CROSS JOIN event LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+           FROM target JOIN event ON event.id = target.event_id
+           LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
+            AND sequenced.subject_type = event.subject_type AND sequenced.subject_id = event.subject_id
          ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
          RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
                    subject_type, subject_id, sequence)
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
-       SELECT d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
+       SELECT event.id AS claimed_event_id, d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
               target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
               target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
               target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
-         LEFT JOIN (created d JOIN target ON target.endpoint_id = d.endpoint_id) ON true`,
-      [eventId, now, ChannelCode.Webhook, EndpointOrdering.Subject, filteredAccepting],
+         LEFT JOIN (created d JOIN target ON target.event_id = d.event_id AND target.endpoint_id = d.endpoint_id)
+           ON d.event_id = event.id`,
+      [eventIds, now, ChannelCode.Webhook, EndpointOrdering.Subject, filteredAccepting],
     );
-    if (!rows.length) return undefined;
-    return rows.filter(hasId).map((r) => ({
-      id: r.id,
-      tenantId: r.tenant_id,
-      nextAttemptAt: r.next_attempt_at,
-      notificationTypeCode: r.type!,
-      forAttempt: toDeliveryForAttempt(r),
-    }));
+    const claimed = new Map<string, CreatedDelivery[]>();
+    for (const r of rows) {
+      const created = claimed.get(r.claimed_event_id) ?? [];
+      claimed.set(r.claimed_event_id, created);
+      if (hasId(r))
+        created.push({
+          id: r.id,
+          tenantId: r.tenant_id,
+          nextAttemptAt: r.next_attempt_at,
+          notificationTypeCode: r.type!,
+          forAttempt: toDeliveryForAttempt(r),
+        });
+    }
+    return claimed;
   }
 
   /**
