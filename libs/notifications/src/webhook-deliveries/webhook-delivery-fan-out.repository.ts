@@ -197,7 +197,7 @@ export class WebhookDeliveryFanOutRepository {
          }
          RETURNING id, type, tenant_code, occurred_at, subject_type, subject_id, correlation_id, data, trace_context),
        target AS (
-         SELECT event.id AS event_id, e.tenant_id, e.id AS endpoint_id, e.ordering, ${ENDPOINT_FOR_ATTEMPT}
+         SELECT event.id AS event_id, e.tenant_id, e.id AS endpoint_id, e.ordering
            FROM event
            JOIN platform.tenants t ON t.code = event.tenant_code
            JOIN notifications.notification_configs c
@@ -219,27 +219,34 @@ export class WebhookDeliveryFanOutRepository {
           WHERE target.ordering = $4 AND event.subject_id IS NOT NULL
          ON CONFLICT (endpoint_id, subject_type, subject_id) DO UPDATE SET last_sequence = s.last_sequence + 1
          RETURNING endpoint_id, subject_type, subject_id, last_sequence),
+       -- Every join below pairs a delivery with one of the statement's few events, or looks a row up by
+       -- its key: joining deliveries with deliveries (target, sequenced, created) would cost the square
+       -- of an event's endpoints times the events claimed together.
        created AS (
          INSERT INTO notifications.webhook_deliveries
            (id, tenant_id, endpoint_id, event_id, notification_type_code, event_occurred_at, status, next_attempt_at,
             created_at, updated_at, subject_type, subject_id, sequence)
          SELECT gen_random_uuid(), target.tenant_id, target.endpoint_id, event.id, event.type, event.occurred_at,
-                'PENDING', $2, $2, $2, event.subject_type, event.subject_id, sequenced.last_sequence
+                'PENDING'::varchar, $2::timestamptz, $2::timestamptz, $2::timestamptz, event.subject_type, event.subject_id,
+                NULL::bigint
            FROM target JOIN event ON event.id = target.event_id
-           LEFT JOIN sequenced ON sequenced.endpoint_id = target.endpoint_id
-            AND sequenced.subject_type = event.subject_type AND sequenced.subject_id = event.subject_id
+          WHERE NOT (target.ordering = $4 AND event.subject_id IS NOT NULL)
+         UNION ALL
+         -- no two events claimed together share a subject
+         SELECT gen_random_uuid(), e.tenant_id, s.endpoint_id, event.id, event.type, event.occurred_at,
+                'PENDING', $2, $2, $2, event.subject_type, event.subject_id, s.last_sequence
+           FROM sequenced s
+           JOIN event ON event.subject_type = s.subject_type AND event.subject_id = s.subject_id
+           JOIN notifications.webhook_endpoints e ON e.id = s.endpoint_id
          ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
          RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
                    subject_type, subject_id, sequence)
        -- with what the first attempt needs; one row without id says the event was claimed but nobody wants it
-       SELECT event.id AS claimed_event_id, d.*, target.url, target.endpoint_status, target.deleted_at, target.disabled_reason,
-              target.secret_sealed, target.previous_secret_sealed, target.previous_secret_expires_at,
-              target.rate_limit, target.payload, target.signature_schemes, target.signing_key_sealed,
-              target.previous_signing_key_sealed, target.failing_notified_at, target.tls_sealed, target.paused_for_ms,
+       SELECT event.id AS claimed_event_id, d.*, ${ENDPOINT_FOR_ATTEMPT},
               event.type, event.tenant_code, event.occurred_at, event.correlation_id, event.data, event.trace_context
          FROM event
-         LEFT JOIN (created d JOIN target ON target.event_id = d.event_id AND target.endpoint_id = d.endpoint_id)
-           ON d.event_id = event.id`,
+         LEFT JOIN created d ON d.event_id = event.id
+         LEFT JOIN notifications.webhook_endpoints e ON e.id = d.endpoint_id`,
       [eventIds, now, ChannelCode.Webhook, EndpointOrdering.Subject, filteredAccepting],
     );
     const claimed = new Map<string, CreatedDelivery[]>();
