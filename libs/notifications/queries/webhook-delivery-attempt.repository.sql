@@ -39,22 +39,28 @@ WITH input AS (
          SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
                 response_excerpt, request_headers
            FROM delivery),
-       endpoint AS (
-         UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
+       -- Only the endpoints whose health moves are locked: NO KEY, so the fan-outs' foreign-key checks of new
+       -- deliveries to the endpoint need not wait; SKIP LOCKED, so a success never waits for the endpoint row
+       -- while holding its delivery row and cannot deadlock with a disable or a failure being recorded (the
+       -- next success records health).
+       stale AS MATERIALIZED (
+         SELECT e.id, latest.finished_at
            FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
-          WHERE e.id = latest.endpoint_id
-            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait.
-            -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row, so it
-            -- cannot deadlock with a disable or a failure being recorded (the next success records health)
-            AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
-                         FOR NO KEY UPDATE SKIP LOCKED)
-            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
+           JOIN notifications.webhook_endpoints e ON e.id = latest.endpoint_id
+          WHERE e.failing_since IS NOT NULL OR e.last_success_at IS NULL
+             OR e.last_success_at < latest.finished_at - interval '1 second'
+            FOR NO KEY UPDATE OF e SKIP LOCKED),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints e SET last_success_at = stale.finished_at, failing_since = NULL
+           FROM stale WHERE e.id = stale.id)
        SELECT id, status FROM delivery;
 
 -- recordSucceededAttempts
 WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::jsonb[])
            AS i(delivery_id, endpoint_id, started_at, finished_at, duration_ms, status_code, response_excerpt, request_headers)),
+       held AS MATERIALIZED (
+         SELECT id FROM notifications.webhook_deliveries WHERE id = ANY ($1::uuid[]) FOR NO KEY UPDATE SKIP LOCKED),
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -63,9 +69,7 @@ WITH input AS (
                 attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
                 last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
            FROM input i
-          WHERE d.id = i.delivery_id
-          AND d.id IN (SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-                       FOR NO KEY UPDATE SKIP LOCKED)
+          WHERE d.id = i.delivery_id AND d.id IN (SELECT id FROM held)
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
                    i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt,
                    i.request_headers),
@@ -76,16 +80,20 @@ WITH input AS (
          SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
                 response_excerpt, request_headers
            FROM delivery),
-       endpoint AS (
-         UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
+       -- Only the endpoints whose health moves are locked: NO KEY, so the fan-outs' foreign-key checks of new
+       -- deliveries to the endpoint need not wait; SKIP LOCKED, so a success never waits for the endpoint row
+       -- while holding its delivery row and cannot deadlock with a disable or a failure being recorded (the
+       -- next success records health).
+       stale AS MATERIALIZED (
+         SELECT e.id, latest.finished_at
            FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
-          WHERE e.id = latest.endpoint_id
-            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait.
-            -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row, so it
-            -- cannot deadlock with a disable or a failure being recorded (the next success records health)
-            AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
-                         FOR NO KEY UPDATE SKIP LOCKED)
-            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
+           JOIN notifications.webhook_endpoints e ON e.id = latest.endpoint_id
+          WHERE e.failing_since IS NOT NULL OR e.last_success_at IS NULL
+             OR e.last_success_at < latest.finished_at - interval '1 second'
+            FOR NO KEY UPDATE OF e SKIP LOCKED),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints e SET last_success_at = stale.finished_at, failing_since = NULL
+           FROM stale WHERE e.id = stale.id)
        SELECT id, status FROM delivery;
 
 -- lockForFailedAttempt, recordFailedAttempt.1

@@ -202,14 +202,15 @@ function recordSucceeded(rows: 'one' | 'many'): string {
       ? `SELECT ${SUCCESS_COLUMNS.map(([name, type], i) => `$${i + 1}::${type} AS ${name}`).join(', ')}`
       : `SELECT * FROM unnest(${SUCCESS_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
            AS i(${SUCCESS_COLUMNS.map(([name]) => name).join(', ')})`;
-  const skipLocked =
+  // Materialized: evaluated once, however the planner joins it (as a subquery it could be rescanned per row).
+  const held =
     rows === 'one'
       ? ''
       : `
-          AND d.id IN (SELECT id FROM notifications.webhook_deliveries WHERE id IN (SELECT delivery_id FROM input)
-                       FOR NO KEY UPDATE SKIP LOCKED)`;
+       held AS MATERIALIZED (
+         SELECT id FROM notifications.webhook_deliveries WHERE id = ANY ($1::uuid[]) FOR NO KEY UPDATE SKIP LOCKED),`;
   return `WITH input AS (
-         ${input}),
+         ${input}),${held}
        delivery AS (
          UPDATE notifications.webhook_deliveries d
             SET status = CASE WHEN d.status = 'PENDING' THEN 'SUCCEEDED' ELSE d.status END,
@@ -218,7 +219,7 @@ function recordSucceeded(rows: 'one' | 'many'): string {
                 attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1,
                 last_attempt_at = i.finished_at, last_status_code = i.status_code, last_error = NULL, updated_at = now()
            FROM input i
-          WHERE d.id = i.delivery_id${skipLocked}
+          WHERE d.id = i.delivery_id${rows === 'one' ? '' : ' AND d.id IN (SELECT id FROM held)'}
          RETURNING d.id, d.tenant_id, d.attempt_count, d.status, i.endpoint_id, i.started_at, i.finished_at,
                    i.duration_ms, i.status_code, CASE WHEN d.subject_erased_at IS NULL THEN i.response_excerpt END AS response_excerpt,
                    i.request_headers),
@@ -229,16 +230,20 @@ function recordSucceeded(rows: 'one' | 'many'): string {
          SELECT gen_random_uuid(), id, tenant_id, attempt_count, started_at, duration_ms, status_code, 'SUCCEEDED', NULL,
                 response_excerpt, request_headers
            FROM delivery),
-       endpoint AS (
-         UPDATE notifications.webhook_endpoints e SET last_success_at = latest.finished_at, failing_since = NULL
+       -- Only the endpoints whose health moves are locked: NO KEY, so the fan-outs' foreign-key checks of new
+       -- deliveries to the endpoint need not wait; SKIP LOCKED, so a success never waits for the endpoint row
+       -- while holding its delivery row and cannot deadlock with a disable or a failure being recorded (the
+       -- next success records health).
+       stale AS MATERIALIZED (
+         SELECT e.id, latest.finished_at
            FROM (SELECT endpoint_id, max(finished_at) AS finished_at FROM delivery GROUP BY endpoint_id) latest
-          WHERE e.id = latest.endpoint_id
-            -- NO KEY: the fan-outs' foreign-key checks of new deliveries to the endpoint need not wait.
-            -- SKIP LOCKED: a success never waits for the endpoint row while holding its delivery row, so it
-            -- cannot deadlock with a disable or a failure being recorded (the next success records health)
-            AND e.id IN (SELECT id FROM notifications.webhook_endpoints WHERE id IN (SELECT endpoint_id FROM delivery)
-                         FOR NO KEY UPDATE SKIP LOCKED)
-            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < latest.finished_at - interval '1 second'))
+           JOIN notifications.webhook_endpoints e ON e.id = latest.endpoint_id
+          WHERE e.failing_since IS NOT NULL OR e.last_success_at IS NULL
+             OR e.last_success_at < latest.finished_at - interval '1 second'
+            FOR NO KEY UPDATE OF e SKIP LOCKED),
+       endpoint AS (
+         UPDATE notifications.webhook_endpoints e SET last_success_at = stale.finished_at, failing_since = NULL
+           FROM stale WHERE e.id = stale.id)
        SELECT id, status FROM delivery`;
 }
 
