@@ -10,9 +10,10 @@ export class WebhookDeliveryErasureRepository {
   /**
    * Marks the tenant's deliveries of the given events as about an erased person, then removes the
    * response excerpts of all their attempts (the deliveries found through the unique (tenant_id,
-   * event_id, endpoint_id)); answers how many attempts lost theirs. Two statements on purpose: the mark waits for the row lock of an attempt
-   * being recorded, and the second statement, with a snapshot taken after it, sees that attempt; one
-   * recorded after the mark stores no excerpt (see WebhookDeliveryAttemptRepository).
+   * event_id, endpoint_id)); answers how many attempts lost theirs. Two statements on purpose: the
+   * mark waits for the row lock of an attempt being recorded, and the second statement, with a
+   * snapshot taken after it, sees that attempt; one recorded after the mark stores no excerpt (see
+   * WebhookDeliveryAttemptRepository).
    */
   async eraseResponsesToEvents(
     manager: EntityManager,
