@@ -69,6 +69,22 @@ describe('WebhookDeliveryFanOutRepository.claimEventsAlone', () => {
     expect((await deliveriesOf(later))[0].sequence).toBe(2);
   });
 
+  it("keeps two tenants' events about a subject of the same id to their own tenant's endpoints", async () => {
+    const other = await db.createTenant();
+    await rows.enable(other);
+    const mine = await rows.endpoint(tenant, { ordering: 'SUBJECT' });
+    const theirs = await rows.endpoint(other, { ordering: 'SUBJECT' });
+    const myEvent = await rows.event(tenant, { personId: 'p-1' });
+    const theirEvent = await rows.event(other, { personId: 'p-1' });
+
+    const [toMine, toTheirs] = await sut.claimEventsAlone([myEvent, theirEvent], new Date());
+
+    expect(toMine!.map((d) => [d.tenantId, d.forAttempt.endpointId])).toEqual([[tenant.id, mine.id]]);
+    expect(toTheirs!.map((d) => [d.tenantId, d.forAttempt.endpointId])).toEqual([[other.id, theirs.id]]);
+    expect(await deliveriesOf(myEvent)).toEqual([{ endpointId: mine.id, sequence: 1 }]);
+    expect(await deliveriesOf(theirEvent)).toEqual([{ endpointId: theirs.id, sequence: 1 }]);
+  });
+
   it('answers an empty list for a claimed event nobody wants, and claims it', async () => {
     const unwanted = await rows.event(tenant, { type: 'CARD_SETTINGS_CHANGED' });
     const wanted = await rows.event(tenant);

@@ -232,12 +232,14 @@ export class WebhookDeliveryFanOutRepository {
            FROM target JOIN event ON event.id = target.event_id
           WHERE NOT (target.ordering = $4 AND event.subject_id IS NOT NULL)
          UNION ALL
-         -- no two events claimed together share a subject
+         -- no two events of one tenant claimed together share a subject; two tenants' may
          SELECT gen_random_uuid(), e.tenant_id, s.endpoint_id, event.id, event.type, event.occurred_at,
                 'PENDING', $2, $2, $2, event.subject_type, event.subject_id, s.last_sequence
            FROM sequenced s
-           JOIN event ON event.subject_type = s.subject_type AND event.subject_id = s.subject_id
            JOIN notifications.webhook_endpoints e ON e.id = s.endpoint_id
+           JOIN platform.tenants t ON t.id = e.tenant_id
+           JOIN event ON event.tenant_code = t.code
+            AND event.subject_type = s.subject_type AND event.subject_id = s.subject_id
          ON CONFLICT (tenant_id, event_id, endpoint_id) DO NOTHING
          RETURNING id, tenant_id, endpoint_id, event_id, status, next_attempt_at, event_occurred_at,
                    subject_type, subject_id, sequence)
