@@ -28,16 +28,16 @@ export function busiestWindow(
 }
 
 /**
- * How far arrivals run ahead of one per `intervalMs`: the most, over every pair of arrivals, by
- * which they are closer together than their number of intervals. Jitter moves single arrivals and
- * does not add up; a pace faster than the interval adds up over a run.
+ * How far sends run ahead of one per `intervalMs` (times in ms, in any order): the most, over every
+ * pair, by which they are closer together than their number of intervals. Jitter moves single sends
+ * and does not add up; a pace faster than the interval adds up over a run.
  */
-export function aheadOfPace(webhooks: readonly ReceivedWebhook[], intervalMs: number): number {
-  const times = webhooks.map((w) => w.receivedAt.getTime()).sort((a, b) => a - b);
+export function aheadOfPace(times: readonly number[], intervalMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
   let ahead = 0;
-  for (let i = 0; i < times.length; i++) {
-    for (let j = i + 1; j < times.length; j++) {
-      ahead = Math.max(ahead, (j - i) * intervalMs - (times[j] - times[i]));
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      ahead = Math.max(ahead, (j - i) * intervalMs - (sorted[j] - sorted[i]));
     }
   }
   return ahead;
