@@ -42,7 +42,9 @@ describe('tracing on: apps started with OTEL_* variables export over OTLP', () =
     const [c, n] = await Promise.all([
       stack.spawnApp('credentials-api', otel),
       stack.spawnApp('notification-api', otel),
-      stack.spawnApp('notifier', otel),
+      // The spans must show the receiver's answer: under the tests' 2 s limit a notifier kept off the
+      // CPU that long finds its timer due before it reads the answer, and records a timeout.
+      stack.spawnApp('notifier', { ...otel, WEBHOOK_TIMEOUT_MS: '10000' }),
     ]);
     credentials = new ApiClient(c.url);
     notifications = new ApiClient(n.url);
