@@ -32,7 +32,10 @@ export const eventsRate: EventLoadScenario<RateRun> = {
     log(`events-rate: ${system.name}, ${ids.length} changes at ${perSecond.toFixed(0)}/s`);
     const run = await driveEventsAtRate({ ...system.drive(paths, ids, 'rate '), perSecond });
     return system.name === 'fincore'
-      ? { ...run, stages: await deliveryStages(system.ctx.world, paths[0], since) }
+      ? {
+          ...run,
+          stages: await deliveryStages(system.ctx.world, system.ctx.settings.redisUrl, paths[0], since),
+        }
       : run;
   },
   rows({ fincore, baseline }, notMeasured, { settings }) {

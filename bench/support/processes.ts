@@ -67,8 +67,10 @@ export class BenchProcess {
     // BENCH_CHILD_LOGS=<dir>: keep each process's stdout (its logs) in <dir>/<name>.log, for diagnosis.
     const logDir = process.env.BENCH_CHILD_LOGS;
     const stdout = logDir ? openSync(join(logDir, `${name}.log`), 'a') : 'ignore';
+    // BENCH_CHILD_NODE_OPTIONS: NODE_OPTIONS of every process started, e.g. `--cpu-prof --cpu-prof-dir=<dir>`.
+    const nodeOptions = process.env.BENCH_CHILD_NODE_OPTIONS;
     const child = spawn(process.execPath, [entry], {
-      env: { PATH: process.env.PATH ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), ...env },
       stdio: ['ignore', stdout, 'pipe'],
     });
     const proc = new BenchProcess(name, child, `http://127.0.0.1:${port}`);
