@@ -68,6 +68,8 @@ export interface EventRun {
   /** Every change was answered 200 and got all its webhooks within the time limit. */
   complete: boolean;
   duplicates: number;
+  /** Where the time went inside the system, where it can tell (one line). */
+  stages?: string;
 }
 
 /** Where and how a run sends its person changes, and where their webhooks arrive. */
@@ -126,8 +128,6 @@ export interface RateRun extends EventRun {
   offeredPerSecond: number;
   /** Last webhook arrived minus last answer: the backlog left when the load stopped. */
   drainMs: number;
-  /** Where the time went inside the system, where it can tell (one line). */
-  stages?: string;
 }
 
 /**

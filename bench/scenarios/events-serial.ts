@@ -1,4 +1,5 @@
 import { driveEvents } from '../drivers/events';
+import { deliveryStages } from '../support/stages';
 import { EventLoadScenario, NO_PERSONS, runNote } from './event-load';
 import { latencyRow, log } from './scenario';
 
@@ -10,14 +11,23 @@ export const eventsSerial: EventLoadScenario = {
     const ids = system.measurable.slice(0, system.ctx.settings.serialEvents);
     const paths = [`/${system.name}-serial`];
     await system.prepare(paths, 'serial');
+    const since = new Date();
     log(`events-serial: ${system.name}, ${ids.length} changes one at a time`);
-    return driveEvents({ ...system.drive(paths, ids, 'serial '), connections: 1 });
+    const run = await driveEvents({ ...system.drive(paths, ids, 'serial '), connections: 1 });
+    // Nothing queues here: the stages are each hop's own cost.
+    return system.name === 'fincore'
+      ? {
+          ...run,
+          stages: await deliveryStages(system.ctx.world, system.ctx.settings.redisUrl, paths[0], since),
+        }
+      : run;
   },
   rows({ fincore, baseline }, notMeasured, { settings }) {
     const row = latencyRow('events-serial', notMeasured);
     return [
       row('one at a time: API response -> webhook p50', fincore?.p50Ms, baseline?.p50Ms, [
         ...runNote(settings, 'fincore', fincore),
+        ...(fincore?.stages ? [`fincore: ${fincore.stages}`] : []),
         ...runNote(settings, 'baseline', baseline),
       ]),
       row('one at a time: API response -> webhook p99', fincore?.p99Ms, baseline?.p99Ms),
