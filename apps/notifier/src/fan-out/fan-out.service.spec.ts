@@ -69,6 +69,23 @@ describe('FanOutService', () => {
       expect(deliveries.findPendingForEvent).not.toHaveBeenCalled();
     });
 
+    it("gives an ordered endpoint's deliveries jobs instead of first attempts, so each has one attempt at a time", async () => {
+      const ordered = (id: string): CreatedDelivery => ({
+        ...created(id),
+        forAttempt: {
+          id,
+          chain: { endpointId: 'e-ordered', subjectType: 'person', subjectId: 'p-1', sequence: 2 },
+        } as DeliveryForAttempt,
+      });
+      deliveries.claimEventAndCreateDeliveries.mockResolvedValue([created('d1'), ordered('d2')]);
+
+      expect(await sut.handle('event-1')).toBe(2);
+      await sut.beforeApplicationShutdown();
+
+      expect(delivery.attemptRead.mock.calls.map(([d]) => d.id)).toEqual(['d1']);
+      expect(queue.addBulk.mock.calls.map(([jobs]) => jobs.map((job) => job.opts?.jobId))).toEqual([['d2']]);
+    });
+
     it('claims the events that arrive while a claim runs in one statement; one it did not take, on its own', async () => {
       let finishFirst!: () => void;
       deliveries.claimEventAndCreateDeliveries

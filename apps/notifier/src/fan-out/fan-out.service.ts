@@ -23,13 +23,14 @@ const MAX_CLAIMS_TOGETHER = 50;
  * For one domain event, one delivery per active endpoint of the tenant that wants the type, if
  * the tenant enabled the type over WEBHOOK before the event occurred; earlier events of its
  * subject not fanned out yet go first. Creating deliveries and marking the event processed commit
- * together. Then the event's first attempts start at once, all of them, from what the fan-out's
- * statement answered, while fewer than WEBHOOK_CONCURRENCY events have first attempts under way (an
- * event has at most one delivery per endpoint, so the requests in flight stay bounded by the
- * endpoints a tenant may have); otherwise each delivery gets a job at its tenant's priority (its
- * backlog), as do first attempts that must wait or retry. A crash mid-attempt leaves the delivery
- * pending without a job: the delivery reconciler gives it one. An event seen again has its pending
- * deliveries enqueued, so a crash before enqueueing loses nothing.
+ * together. Then the event's first attempts start at once, all of them but those to ordered
+ * endpoints, from what the fan-out's statement answered, while fewer than WEBHOOK_CONCURRENCY
+ * events have first attempts under way (an event has at most one delivery per endpoint, so the
+ * requests in flight stay bounded by the endpoints a tenant may have); otherwise each delivery gets
+ * a job at its tenant's priority (its backlog), as do an ordered endpoint's deliveries and first
+ * attempts that must wait or retry. A crash mid-attempt leaves the delivery pending without a job:
+ * the delivery reconciler gives it one. An event seen again has its pending deliveries enqueued,
+ * so a crash before enqueueing loses nothing.
  */
 @Injectable()
 export class FanOutService implements BeforeApplicationShutdown {
@@ -76,20 +77,26 @@ export class FanOutService implements BeforeApplicationShutdown {
         perType.set(d.notificationTypeCode, (perType.get(d.notificationTypeCode) ?? 0) + 1);
       for (const [type, n] of perType) this.metrics.fannedOut.inc({ type }, n);
       const priority = Math.max(burstPriority, await this.priority.of(created[0].tenantId, created.length));
+      // An ordered endpoint's delivery runs only through its job, one attempt at a time. Started here
+      // without one, it could get a second attempt at once: the delivery before it in the chain,
+      // finishing now, wakes it with a job. That attempt may reach the receiver after the next
+      // delivery of the chain.
+      const ordered = created.filter((d) => d.forAttempt.chain);
+      const parallel = ordered.length ? created.filter((d) => !d.forAttempt.chain) : created;
       // An event's deliveries go out together, as one job would send them: a job per delivery would
       // cost each its own queue round trips and read. A tenant with more deliveries waiting than the
       // slots hold twice over queues anyway: it may hold half of them, so that another tenant's
       // fresh event never waits for a free one.
       const backlogged = priority > backlogPriority(2 * this.eventsInFlightLimit * created.length);
       const limit = backlogged ? Math.floor(this.eventsInFlightLimit / 2) : this.eventsInFlightLimit;
-      if (this.closing || this.inFlight.size >= limit) {
+      const attemptNow = parallel.length > 0 && !this.closing && this.inFlight.size < limit;
+      if (attemptNow) this.attemptFirst(parallel, priority, traceCarrier());
+      const queued = attemptNow ? ordered : created;
+      if (queued.length)
         await addNewWebhookDeliveries(
           this.queue,
-          created.map((d) => ({ deliveryId: d.id, priority })),
+          queued.map((d) => ({ deliveryId: d.id, priority })),
         );
-      } else {
-        this.attemptFirst(created, priority, traceCarrier());
-      }
       return created.length;
     }
     // Nothing created: nobody subscribes, or the event was seen before (its enqueueing may not have happened).
