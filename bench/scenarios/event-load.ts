@@ -3,6 +3,7 @@ import { BenchProcess } from '../support/processes';
 import { TimingReceiver } from '../support/receiver';
 import { Metric } from '../support/report';
 import { BenchSettings } from '../support/settings';
+import { deliveryStages } from '../support/stages';
 import {
   driveEvents,
   EventDrive,
@@ -23,6 +24,18 @@ export interface EventLoadSystem {
   drive(paths: string[], ids: string[], tag: string): EventDrive;
   /** Makes `paths` the tenant's endpoints, then warms the system up on them (tagged `warm <run> `). */
   prepare(paths: string[], run: string): Promise<void>;
+}
+
+/** fincore's run with the stages of its webhooks to `path` since `since` (see deliveryStages); the baseline's as is. */
+export async function withStages<R extends EventRun>(
+  system: EventLoadSystem,
+  path: string,
+  since: Date,
+  run: R,
+): Promise<R> {
+  if (system.name !== 'fincore') return run;
+  const { world, settings } = system.ctx;
+  return { ...run, stages: await deliveryStages(world, settings.redisUrl, path, since) };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { driveEventsAtRate, RateRun } from '../drivers/events';
-import { deliveryStages } from '../support/stages';
 import { BenchContext, latencyRow, log } from './scenario';
-import { EventLoadScenario, NO_PERSONS, runNote } from './event-load';
+import { EventLoadScenario, NO_PERSONS, runNote, withStages } from './event-load';
 
 /** Changes per second offered: BENCH_RATE_PERCENT of what the baseline delivered in the events scenario. */
 const offered = (ctx: BenchContext) => ((ctx.baselineCapacity ?? 0) * ctx.settings.ratePercent) / 100;
@@ -31,12 +30,7 @@ export const eventsRate: EventLoadScenario<RateRun> = {
     const since = new Date();
     log(`events-rate: ${system.name}, ${ids.length} changes at ${perSecond.toFixed(0)}/s`);
     const run = await driveEventsAtRate({ ...system.drive(paths, ids, 'rate '), perSecond });
-    return system.name === 'fincore'
-      ? {
-          ...run,
-          stages: await deliveryStages(system.ctx.world, system.ctx.settings.redisUrl, paths[0], since),
-        }
-      : run;
+    return withStages(system, paths[0], since, run);
   },
   rows({ fincore, baseline }, notMeasured, { settings }) {
     const scenario = 'events-rate';

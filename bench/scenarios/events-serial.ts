@@ -1,6 +1,5 @@
 import { driveEvents } from '../drivers/events';
-import { deliveryStages } from '../support/stages';
-import { EventLoadScenario, NO_PERSONS, runNote } from './event-load';
+import { EventLoadScenario, NO_PERSONS, runNote, withStages } from './event-load';
 import { latencyRow, log } from './scenario';
 
 /** Person changes sent one at a time (the next once the previous was answered), one endpoint. */
@@ -15,12 +14,7 @@ export const eventsSerial: EventLoadScenario = {
     log(`events-serial: ${system.name}, ${ids.length} changes one at a time`);
     const run = await driveEvents({ ...system.drive(paths, ids, 'serial '), connections: 1 });
     // Nothing queues here: the stages are each hop's own cost.
-    return system.name === 'fincore'
-      ? {
-          ...run,
-          stages: await deliveryStages(system.ctx.world, system.ctx.settings.redisUrl, paths[0], since),
-        }
-      : run;
+    return withStages(system, paths[0], since, run);
   },
   rows({ fincore, baseline }, notMeasured, { settings }) {
     const row = latencyRow('events-serial', notMeasured);
