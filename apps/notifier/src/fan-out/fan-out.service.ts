@@ -82,7 +82,7 @@ export class FanOutService implements BeforeApplicationShutdown {
       // finishing now, wakes it with a job. That attempt may reach the receiver after the next
       // delivery of the chain.
       const ordered = created.filter((d) => d.forAttempt.chain);
-      const parallel = ordered.length ? created.filter((d) => !d.forAttempt.chain) : created;
+      const parallel = created.filter((d) => !d.forAttempt.chain);
       // An event's deliveries go out together, as one job would send them: a job per delivery would
       // cost each its own queue round trips and read. A tenant with more deliveries waiting than the
       // slots hold twice over queues anyway: it may hold half of them, so that another tenant's
