@@ -49,6 +49,8 @@ export interface FuzzTarget {
   operationHints?: Record<string, Hints>;
   /** Whole valid bodies by operation id, for rules across fields (see `requestOf`). */
   bodies?: Record<string, fc.Arbitrary<unknown>>;
+  /** Whole valid queries by operation id, for rules across parameters (see `requestOf`). */
+  queries?: Record<string, fc.Arbitrary<Record<string, unknown>>>;
   /** Operation ids whose rejections record something on purpose (e.g. failed logins), "STATUS OP". */
   rejectionsThatWrite?: string[];
   /**
@@ -167,7 +169,7 @@ export async function fuzz(target: FuzzTarget, kind: InputKind): Promise<Finding
       op,
       target.token,
       { ...target.hints, ...target.operationHints?.[op.id] },
-      target.bodies?.[op.id],
+      { body: target.bodies?.[op.id], query: target.queries?.[op.id] },
     );
     const seed = seedOf(op, kind);
     if (kind === 'malformed' && path === undefined) {

@@ -83,13 +83,30 @@ beforeAll(async () => {
     operationHints: {
       'DELETE /api/v1/webhook-endpoints/{endpointId}': { endpointId: fc.constantFrom(...deletable) },
       // A waiting read answers only when its wait ends: the fuzz reads without waiting.
-      // after and since exclude each other: each alone as often as both.
       'GET /api/v1/events': {
         waitSeconds: fc.constant(0),
         types: fc.constantFrom(...TYPES),
         after: fc.constant(eventCursor),
         since: fc.constant(new Date(Date.now() - 3_600_000).toISOString()),
       },
+    },
+    // after and since exclude each other, which the parameters' schemas cannot say: whole queries
+    // give one of them at most.
+    queries: {
+      'GET /api/v1/events': fc
+        .record(
+          {
+            position: fc.constantFrom(
+              { after: eventCursor },
+              { since: new Date(Date.now() - 3_600_000).toISOString() },
+              {},
+            ),
+            types: fc.constantFrom(...TYPES),
+            limit: fc.integer({ min: 1, max: 100 }),
+          },
+          { requiredKeys: ['position'] },
+        )
+        .map(({ position, ...rest }) => ({ ...position, ...rest })),
     },
   };
 });
