@@ -66,6 +66,16 @@ beforeAll(async () => {
       },
     },
     bodies: {
+      // The hints above name existing persons half of the time, which a creation must not.
+      'POST /api/v1/persons': fc.record(
+        {
+          personId: fresh,
+          username: fresh,
+          password: fc.nat().map((n) => `another long passphrase ${n}!`),
+          firstName: fc.constantFrom('Ada', 'Jürgen'),
+        },
+        { requiredKeys: ['username', 'password'] },
+      ),
       'POST /api/v1/credentials/authenticate': fc
         .constantFrom(...loginOnly)
         .map(({ username, password }) => ({ username, password })),
