@@ -203,6 +203,7 @@ function recordSucceeded(rows: 'one' | 'many'): string {
       : `SELECT * FROM unnest(${SUCCESS_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
            AS i(${SUCCESS_COLUMNS.map(([name]) => name).join(', ')})`;
   // Materialized: evaluated once, however the planner joins it (as a subquery it could be rescanned per row).
+  // $1 is the delivery ids: delivery_id comes first in SUCCESS_COLUMNS.
   const held =
     rows === 'one'
       ? ''
