@@ -105,6 +105,9 @@ beforeAll(async () => {
   };
 });
 
+/** Some of the standard rules, for a price list's body. */
+const standardRules = fc.subarray(STANDARD_PRICE_LIST_RULES, { minLength: 1 });
+
 /** Where a price list applies: the tenant, one of the accounts or one of the cards. */
 function scopes(accounts: string[], cards: string[]) {
   return {
@@ -117,11 +120,10 @@ function scopes(accounts: string[], cards: string[]) {
 /** Price list bodies whose level, account and card fit together, with some of the standard rules. */
 function priceLists(accounts: string[], cards: string[]): fc.Arbitrary<PriceListInput> {
   const { tenant, account, card } = scopes(accounts, cards);
-  const rules = fc.subarray(STANDARD_PRICE_LIST_RULES, { minLength: 1 });
   return fc
     .tuple(
       fc.oneof(tenant, account, card),
-      rules,
+      standardRules,
       fc.constantFrom('2026-01-01', '2026-04-01'),
       fc.constantFrom(null, '2026-12-31'),
     )
@@ -133,13 +135,12 @@ function priceLists(accounts: string[], cards: string[]): fc.Arbitrary<PriceList
 /**
  * Price lists to create: for an account or a card (the tenant's standard list is open-ended, so a
  * new tenant-level list always overlaps it), each valid for one month of its own far ahead. Drawn
- * like the updates, three in four creations overlapped a list of their scope and got a 409.
+ * like the updates, about half of them overlapped a list of their scope and got a 409.
  */
 function newPriceLists(accounts: string[], cards: string[]): fc.Arbitrary<PriceListInput> {
   const { account, card } = scopes(accounts, cards);
-  const rules = fc.subarray(STANDARD_PRICE_LIST_RULES, { minLength: 1 });
   return fc
-    .tuple(fc.oneof(account, card), rules, fc.noBias(fc.nat({ max: 9_999 })))
+    .tuple(fc.oneof(account, card), standardRules, fc.noBias(fc.nat({ max: 9_999 })))
     .map(([where, picked, n]) => {
       const month = `${2100 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
       return priceListInput({ ...where, rules: picked, validFrom: `${month}-01`, validTo: `${month}-28` });
